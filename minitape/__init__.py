@@ -1,0 +1,33 @@
+"""minitape: a small NumPy tape for automatic differentiation, with TensorFlow's API.
+
+Write TensorFlow code with ``mt.`` for ``tf.``:
+
+>>> import minitape as mt
+>>> x = mt.Variable(3.0)
+>>> with mt.GradientTape() as tape:
+...     y = x * x * x
+>>> tape.gradient(y, x)
+<mt.Tensor: shape=(), dtype=float32, numpy=27.0>
+
+Where to read the source, in order:
+
+* ``tensor.py``: Tensors and Variables (NumPy values with an id);
+* ``primitive.py``: an op = a NumPy forward + a VJP rule + a JVP rule;
+* ``ops/``: every op and its rules;
+* ``tape.py``: recording and the backward pass;
+* ``forward.py``: forward mode (``mt.autodiff.ForwardAccumulator``);
+* ``custom_gradient.py``: user-defined gradient rules.
+"""
+
+from . import autodiff, linalg, math, nn, ops, random  # noqa: F401
+from .custom_gradient import custom_gradient
+from .dtypes import DType, as_dtype, bool, float16, float32, float64, int8, int16, int32, int64, uint8  # noqa: A004
+from .ops import *  # noqa: F401,F403
+from .tape import GradientTape, UnconnectedGradients
+from .tensor import Tensor, TensorShape, Variable, constant, convert_to_tensor, is_tensor
+
+__version__ = "0.1.0"
+
+__all__ = ["GradientTape", "UnconnectedGradients", "custom_gradient", "Tensor", "TensorShape", "Variable",
+           "constant", "convert_to_tensor", "is_tensor", "DType", "as_dtype", "bool", "float16", "float32",
+           "float64", "int8", "int16", "int32", "int64", "uint8", "autodiff", "linalg", "math", "nn", "random"] + ops.__all__

@@ -1,0 +1,3 @@
+"""``mt.autodiff``: forward mode, under TensorFlow's ``tf.autodiff`` names."""
+
+from .forward import ForwardAccumulator, OpCounter  # noqa: F401

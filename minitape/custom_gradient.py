@@ -1,0 +1,108 @@
+"""``@custom_gradient``: give a function a gradient rule of your own.
+
+The decorated function returns ``(y, grad_fn)``; ``grad_fn(upstream)``
+returns the gradients of the function's inputs given ``upstream``, the
+gradient arriving at ``y``. To every tape, the call then looks like a single
+primitive op, whose VJP rule is ``grad_fn``.
+
+>>> import minitape as mt
+>>> @mt.custom_gradient
+... def clip_gradient_norm(y):
+...     def grad_fn(upstream):
+...         return mt.clip_by_norm(upstream, 0.5)
+...     return mt.identity(y), grad_fn
+>>> v = mt.Variable(2.0)
+>>> with mt.GradientTape() as tape:
+...     out = clip_gradient_norm(v * v)
+>>> float(tape.gradient(out, v))  # 0.5 (clipped) * dv²/dv = 0.5 * 4
+2.0
+
+As in TensorFlow, the function's own ops are recorded as usual (so an outer
+tape can differentiate ``grad_fn`` again for second derivatives), and a
+function that reads trainable Variables must let ``grad_fn`` accept
+``variables=`` and return ``(input_gradients, variable_gradients)``.
+"""
+
+import functools
+import inspect
+
+from . import nest, recording
+from .ops import reduce_sum, zeros_like
+from .primitive import Primitive, apply
+from .tape import GradientTape
+from .tensor import convert_to_tensor
+
+
+class _VariableWatcher:
+    """A recorder that only notes which trainable Variables are read."""
+
+    def __init__(self):
+        self.variables = {}
+
+    def record(self, prim, inputs, out, attrs):
+        pass
+
+    def variable_accessed(self, variable):
+        if variable.trainable:
+            self.variables.setdefault(variable._id, variable)
+
+    def __enter__(self):
+        recording.push(self)
+        return self
+
+    def __exit__(self, *exc):
+        recording.remove(self)
+
+
+def custom_gradient(f):
+    """Decorator: ``f(*inputs)`` returns ``(y, grad_fn)``; ``grad_fn(dy)`` gives the inputs' gradients."""
+
+    @functools.wraps(f)
+    def wrapper(*args, **kwargs):
+        inputs = [convert_to_tensor(a) for a in args]
+        with _VariableWatcher() as watcher:
+            result, grad_fn = f(*inputs, **kwargs)
+        if isinstance(result, (list, tuple, dict)):
+            raise TypeError(f"custom_gradient: {f.__name__} must return a single tensor as its result, "
+                            f"got a {type(result).__name__}; return one tensor (stack several if needed)")
+        y = convert_to_tensor(result)
+        arg_ids = {x._id for x in inputs}
+        variables = [v for i, v in watcher.variables.items() if i not in arg_ids]
+        if variables and "variables" not in inspect.signature(grad_fn).parameters:
+            names = ", ".join(v.name for v in variables)
+            raise TypeError(f"custom_gradient: {f.__name__} reads the trainable Variable(s) {names}, so its "
+                            f"grad_fn must accept a keyword argument `variables` and return "
+                            f"(input_gradients, variable_gradients)")
+        prim = _custom_primitive(f.__name__, y, grad_fn, len(inputs), variables)
+        return apply(prim, inputs + [v.value() for v in variables])
+
+    return wrapper
+
+
+def _custom_primitive(name, y, grad_fn, n_inputs, variables):
+    def vjp(upstream, ans, *unused_inputs):
+        if variables:
+            input_grads, variable_grads = grad_fn(upstream, variables=variables)
+            grads = nest.flatten(input_grads) + nest.flatten(variable_grads)
+        else:
+            grads = nest.flatten(grad_fn(upstream))
+        if len(grads) != n_inputs + len(variables):
+            raise ValueError(f"custom_gradient: the grad_fn of {name} returned {len(grads)} gradients for "
+                             f"{n_inputs} inputs{f' and {len(variables)} variables' if variables else ''}; "
+                             f"return one per input (None for an input without a gradient)")
+        return [None if g is None else convert_to_tensor(g) for g in grads]
+
+    def jvp(tangents, ans, *inputs):
+        # grad_fn is linear in its upstream gradient u, so the JVP is its transpose:
+        # d/du of sum_k <grad_fn(u)_k, t_k>, computed by a tape around grad_fn.
+        u = zeros_like(ans)
+        with GradientTape() as tape:
+            tape.watch(u)
+            pairing = [reduce_sum(g * t) for g, t in zip(vjp(u, ans), tangents)
+                       if g is not None and t is not None]
+        return tape.gradient(pairing, u) if pairing else None
+
+    return Primitive(name, lambda *arrays: y._value, vjp=vjp, jvp=jvp, keeps="nothing")
+
+
+__all__ = ["custom_gradient"]

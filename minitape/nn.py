@@ -1,0 +1,4 @@
+"""``mt.nn``: activations and losses, under TensorFlow's ``tf.nn`` names."""
+
+from .ops import (log_softmax, relu, sigmoid, sigmoid_cross_entropy_with_logits, softmax,  # noqa: F401
+                  softmax_cross_entropy_with_logits, tanh)

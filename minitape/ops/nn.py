@@ -1,0 +1,114 @@
+"""Neural-network building blocks: softmax, log-softmax and the two cross-entropy losses.
+
+Each is one primitive with a numerically stable forward (the largest logit is
+subtracted before exponentiating) and a short gradient rule, rather than a
+chain of exp/sum/log ops whose gradient would overflow for large logits.
+"""
+
+import numpy as np
+
+from ..primitive import Primitive, apply, convert_inputs
+from .elementwise import exp, sigmoid
+from .reductions import reduce_sum
+from .shapes import expand_dims
+
+
+def _log_softmax(x, axis):
+    shifted = x - np.max(x, axis=axis, keepdims=True)
+    return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+
+
+def _softmax(x, axis):
+    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+_softmax_prim = Primitive(
+    "softmax", _softmax, keeps="output",
+    vjp=[lambda g, y, x, axis: (g - reduce_sum(g * y, axis, keepdims=True)) * y],
+    jvp=[lambda t, y, x, axis: (t - reduce_sum(t * y, axis, keepdims=True)) * y])
+_log_softmax_prim = Primitive(
+    "log_softmax", _log_softmax, keeps="output",
+    vjp=[lambda g, y, x, axis: g - reduce_sum(g, axis, keepdims=True) * exp(y)],
+    jvp=[lambda t, y, x, axis: t - reduce_sum(t * exp(y), axis, keepdims=True)])
+
+
+def _float_logits(op_name, logits, axis):
+    (x,) = convert_inputs(op_name, logits)
+    if x._value.dtype.kind != "f":
+        raise TypeError(f"{op_name}: logits must be floating-point, got {x.dtype.name}")
+    ndim = max(x._value.ndim, 1)
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"{op_name}: axis {axis} is out of range for logits of shape {x._value.shape}")
+    return x, axis % ndim
+
+
+def softmax(logits, axis=-1):
+    """exp(x) / sum(exp(x)) along ``axis``: turns scores into probabilities that sum to 1.
+
+    >>> softmax([0.0, 0.0]).numpy()
+    array([0.5, 0.5], dtype=float32)
+    """
+    x, axis = _float_logits("softmax", logits, axis)
+    return apply(_softmax_prim, [x], {"axis": axis})
+
+
+def log_softmax(logits, axis=-1):
+    """log(softmax(x)), computed without overflow or log(0)."""
+    x, axis = _float_logits("log_softmax", logits, axis)
+    return apply(_log_softmax_prim, [x], {"axis": axis})
+
+
+def _same_shapes(op_name, labels, logits):
+    labels, logits = convert_inputs(op_name, labels, logits)
+    if labels._value.shape != logits._value.shape:
+        raise ValueError(f"{op_name}: labels and logits must have the same shape, got labels "
+                         f"{labels._value.shape} and logits {logits._value.shape}")
+    return labels, logits
+
+
+# max(x, 0) - x z + log(1 + e^-|x|) equals -z log(sigmoid(x)) - (1 - z) log(1 - sigmoid(x))
+# but never overflows; its derivative in x is simply sigmoid(x) - z.
+_sigmoid_xent = Primitive(
+    "sigmoid_cross_entropy_with_logits",
+    lambda z, x: np.maximum(x, 0) - x * z + np.log1p(np.exp(-np.abs(x))),
+    vjp=[lambda g, ans, z, x: g * -x, lambda g, ans, z, x: g * (sigmoid(x) - z)],
+    jvp=[lambda t, ans, z, x: t * -x, lambda t, ans, z, x: t * (sigmoid(x) - z)])
+
+
+def sigmoid_cross_entropy_with_logits(labels=None, logits=None):
+    """Elementwise binary cross-entropy between ``labels`` (probabilities) and ``sigmoid(logits)``.
+
+    >>> float(sigmoid_cross_entropy_with_logits(labels=1.0, logits=0.0))  # log 2
+    0.6931471824645996
+    """
+    z, x = _same_shapes("sigmoid_cross_entropy_with_logits", labels, logits)
+    return apply(_sigmoid_xent, [z, x])
+
+
+def _softmax_xent_forward(z, x, axis):
+    return -np.sum(z * _log_softmax(x, axis), axis=axis)
+
+
+# d/dx of -sum(z * log_softmax(x)) is softmax(x) * sum(z) - z; it is the familiar
+# softmax(x) - z when the labels sum to 1 (TensorFlow assumes that; we do not need to).
+_softmax_xent = Primitive(
+    "softmax_cross_entropy_with_logits", _softmax_xent_forward,
+    vjp=[lambda g, ans, z, x, axis: expand_dims(g, axis) * -log_softmax(x, axis),
+         lambda g, ans, z, x, axis: expand_dims(g, axis) * (softmax(x, axis) * reduce_sum(z, axis, True) - z)],
+    jvp=[lambda t, ans, z, x, axis: reduce_sum(t * -log_softmax(x, axis), axis),
+         lambda t, ans, z, x, axis: reduce_sum(t * (softmax(x, axis) * reduce_sum(z, axis, True) - z), axis)])
+
+
+def softmax_cross_entropy_with_logits(labels=None, logits=None, axis=-1):
+    """Cross-entropy -sum(labels * log(softmax(logits))) along ``axis`` (one value per example).
+
+    >>> softmax_cross_entropy_with_logits(labels=[[0.0, 1.0]], logits=[[0.0, 0.0]]).numpy()
+    array([0.6931472], dtype=float32)
+    """
+    z, x = _same_shapes("softmax_cross_entropy_with_logits", labels, logits)
+    x, axis = _float_logits("softmax_cross_entropy_with_logits", x, axis)
+    return apply(_softmax_xent, [z, x], {"axis": axis})
+
+
+__all__ = ["softmax", "log_softmax", "sigmoid_cross_entropy_with_logits", "softmax_cross_entropy_with_logits"]

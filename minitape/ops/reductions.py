@@ -1,0 +1,193 @@
+"""Reductions (sum, mean, max, min, prod over axes), cumulative sums and products, norms.
+
+The gradient of a reduction spreads ``g`` back over the elements that were
+reduced: every element of a sum gets all of ``g``, of a mean ``g / n``, of a
+max only the largest elements (shared equally on a tie, as in TensorFlow),
+of a product ``g`` times the product of the *other* elements.
+"""
+
+import numpy as np
+
+from ..primitive import Primitive, apply, convert_inputs
+from .elementwise import cast, equal, maximum, sqrt, where, abs
+from .shapes import broadcast_to, reshape, transpose
+
+
+def _axes(axis, ndim, op_name):
+    """``axis`` (None, an int or a list) as a sorted tuple of non-negative axes."""
+    if axis is None:
+        return tuple(range(ndim))
+    axes = np.reshape(np.asarray(axis._value if hasattr(axis, "_value") else axis, dtype=np.int64), -1)
+    if any(not -ndim <= a < max(ndim, 1) for a in axes):
+        raise ValueError(f"{op_name}: axis {axis} is out of range for a tensor with {ndim} dimensions")
+    return tuple(sorted({int(a) % max(ndim, 1) for a in axes})) if ndim else ()
+
+
+def _kept_shape(x, axes):
+    """The shape of the reduction with keepdims=True: reduced axes become 1."""
+    return tuple(1 if i in axes else d for i, d in enumerate(x._value.shape))
+
+
+def _spread(g, x, axes, keepdims):
+    """``g`` (the gradient of a reduction) broadcast back over the input's shape."""
+    if not keepdims:
+        g = reshape(g, _kept_shape(x, axes))
+    return broadcast_to(g, x._value.shape)
+
+
+def _count(x, axes):
+    return int(np.prod([x._value.shape[a] for a in axes]))
+
+
+def _numpy_sum(x, axis, keepdims):
+    # Integers stay in their own dtype (NumPy would widen int32 to int64), as in TensorFlow.
+    return np.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype if x.dtype.kind in "iu" else None)
+
+
+def _numpy_mean(x, axis, keepdims):
+    if x.dtype.kind in "iu":  # TensorFlow's integer mean is an integer: the sum divided, rounded down
+        return _numpy_sum(x, axis, keepdims) // x.dtype.type(np.prod([x.shape[a] for a in axis]))
+    return np.mean(x, axis=axis, keepdims=keepdims)
+
+
+def _extreme_vjp(g, y, x, axis, keepdims):
+    """Gradient of max/min: to the elements equal to the result, shared equally among ties."""
+    y, g = (y, g) if keepdims else (reshape(y, _kept_shape(x, axis)), reshape(g, _kept_shape(x, axis)))
+    chosen = cast(equal(x, y), x._value.dtype)
+    return chosen / reduce_sum(chosen, axis, keepdims=True) * g
+
+
+def _extreme_jvp(t, y, x, axis, keepdims):
+    kept_y = y if keepdims else reshape(y, _kept_shape(x, axis))
+    chosen = cast(equal(x, kept_y), x._value.dtype)
+    return reduce_sum(chosen * t, axis, keepdims) / reduce_sum(chosen, axis, keepdims)
+
+
+def _product_of_others(x, axes):
+    """For each element, the product of all *other* elements along ``axes`` (no division: safe at 0).
+
+    The reduced axes are moved to the front and flattened into one axis of
+    length n; an exclusive cumulative product from each end, multiplied,
+    leaves out exactly the element itself.
+    """
+    rest = tuple(a for a in range(x._value.ndim) if a not in axes)
+    moved = transpose(x, axes + rest)
+    flat = reshape(moved, (_count(x, axes), -1))
+    others = cumprod(flat, axis=0, exclusive=True) * cumprod(flat, axis=0, exclusive=True, reverse=True)
+    return transpose(reshape(others, moved._value.shape), np.argsort(axes + rest))
+
+
+_reduce_sum = Primitive("reduce_sum", _numpy_sum,
+                        vjp=[lambda g, y, x, axis, keepdims: _spread(g, x, axis, keepdims)],
+                        jvp="linear")
+_reduce_mean = Primitive("reduce_mean", _numpy_mean,
+                         vjp=[lambda g, y, x, axis, keepdims: _spread(g, x, axis, keepdims) / float(_count(x, axis))],
+                         jvp="linear")
+_reduce_max = Primitive("reduce_max", np.max, keeps="both", vjp=[_extreme_vjp], jvp=[_extreme_jvp])
+_reduce_min = Primitive("reduce_min", np.min, keeps="both", vjp=[_extreme_vjp], jvp=[_extreme_jvp])
+_reduce_prod = Primitive(
+    "reduce_prod", lambda x, axis, keepdims: np.prod(x, axis=axis, keepdims=keepdims),
+    vjp=[lambda g, y, x, axis, keepdims: _spread(g, x, axis, keepdims) * _product_of_others(x, axis)],
+    jvp=[lambda t, y, x, axis, keepdims: reduce_sum(t * _product_of_others(x, axis), axis, keepdims)])
+
+
+def _reduction(name, prim, what):
+    def op(input_tensor, axis=None, keepdims=False):
+        (x,) = convert_inputs(name, input_tensor)
+        if x._value.dtype == np.bool_:
+            raise TypeError(f"{name}: booleans cannot be reduced; cast them first, e.g. mt.cast(x, mt.float32)")
+        axes = _axes(axis, x._value.ndim, name)
+        if name in ("reduce_max", "reduce_min") and x._value.size == 0:
+            raise ValueError(f"{name}: the tensor of shape {x._value.shape} is empty: it has no {what}")
+        return apply(prim, [x], {"axis": axes, "keepdims": bool(keepdims)})
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = (f"The {what} of the elements along ``axis`` (all of them by default).\n\n"
+                  f"    ``keepdims=True`` keeps each reduced dimension with size 1.")
+    op.primitive = prim
+    return op
+
+
+reduce_sum = _reduction("reduce_sum", _reduce_sum, "sum")
+reduce_mean = _reduction("reduce_mean", _reduce_mean, "mean")
+reduce_max = _reduction("reduce_max", _reduce_max, "maximum")
+reduce_min = _reduction("reduce_min", _reduce_min, "minimum")
+reduce_prod = _reduction("reduce_prod", _reduce_prod, "product")
+
+
+# -- cumulative sums and products ---------------------------------------------------------------
+def _cumulative(numpy_fn, identity):
+    def forward(x, axis, exclusive, reverse):
+        if reverse:
+            x = np.flip(x, axis)
+        out = numpy_fn(x, axis=axis, dtype=x.dtype)
+        if exclusive:  # shift by one: element i gets the result of elements before i
+            out = np.concatenate([np.full_like(np.take(out, [0], axis), identity),
+                                  np.take(out, np.arange(out.shape[axis] - 1), axis)], axis)
+        return np.flip(out, axis) if reverse else out
+    return forward
+
+
+_cumsum = Primitive("cumsum", _cumulative(np.cumsum, 0), keeps="nothing",
+                    vjp=[lambda g, y, x, axis, exclusive, reverse: cumsum(g, axis, exclusive, not reverse)],
+                    jvp="linear")
+# d/dx_j of prod_{i<=k} x_i is prod / x_j: the rule divides by x, so it is NaN where x is 0
+# (TensorFlow's rule hides that by returning 0 there). reduce_prod's own gradient never divides.
+_cumprod = Primitive("cumprod", _cumulative(np.cumprod, 1), keeps="both",
+                     vjp=[lambda g, y, x, axis, exclusive, reverse: cumsum(y * g, axis, exclusive, not reverse) / x],
+                     jvp=[lambda t, y, x, axis, exclusive, reverse: y * cumsum(t / x, axis, exclusive, reverse)])
+
+
+def cumsum(x, axis=0, exclusive=False, reverse=False):
+    """Running sums along ``axis``: [a, b, c] gives [a, a+b, a+b+c].
+
+    ``exclusive`` leaves each element out of its own sum ([0, a, a+b]);
+    ``reverse`` sums from the end.
+    """
+    (x,) = convert_inputs("cumsum", x)
+    return apply(_cumsum, [x], {"axis": _axes(axis, x._value.ndim, "cumsum")[0],
+                                "exclusive": bool(exclusive), "reverse": bool(reverse)})
+
+
+def cumprod(x, axis=0, exclusive=False, reverse=False):
+    """Running products along ``axis``: [a, b, c] gives [a, ab, abc] (options as in :func:`cumsum`)."""
+    (x,) = convert_inputs("cumprod", x)
+    return apply(_cumprod, [x], {"axis": _axes(axis, x._value.ndim, "cumprod")[0],
+                                 "exclusive": bool(exclusive), "reverse": bool(reverse)})
+
+
+# -- built from the ops above --------------------------------------------------------------------
+def norm(tensor, ord="euclidean", axis=None, keepdims=False):
+    """The vector norm of the elements along ``axis``: ``"euclidean"`` (or 2), 1 or ``np.inf``.
+
+    Its gradient at 0 is NaN for the Euclidean norm (as in TensorFlow):
+    sqrt has no slope there.
+    """
+    (x,) = convert_inputs("norm", tensor)
+    if ord in ("euclidean", "fro", 2):
+        return sqrt(reduce_sum(x * x, axis, keepdims))
+    if ord == 1:
+        return reduce_sum(abs(x), axis, keepdims)
+    if ord == np.inf:
+        return reduce_max(abs(x), axis, keepdims)
+    raise ValueError(f"norm: ord={ord!r} is not supported; use 'euclidean', 1 or np.inf")
+
+
+def clip_by_norm(t, clip_norm, axes=None):
+    """``t`` scaled down so that its Euclidean norm (over ``axes``) is at most ``clip_norm``.
+
+    A zero ``t`` stays zero, with a finite gradient: the norm is taken only
+    where the sum of squares is positive.
+
+    >>> clip_by_norm([3.0, 4.0], 1.0).numpy()
+    array([0.6, 0.8], dtype=float32)
+    """
+    (t,) = convert_inputs("clip_by_norm", t)
+    sum_sq = reduce_sum(t * t, axes, keepdims=True)
+    positive = sum_sq > 0
+    l2 = where(positive, sqrt(where(positive, sum_sq, 1.0)), sum_sq)
+    return t * clip_norm / maximum(l2, clip_norm)
+
+
+__all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "cumsum", "cumprod", "norm",
+           "clip_by_norm"]

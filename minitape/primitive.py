@@ -1,0 +1,165 @@
+"""Primitive operations: a NumPy forward, a VJP rule and a JVP rule, side by side.
+
+Every differentiable op in minitape is a :class:`Primitive`. Running one
+(:func:`apply`) computes the NumPy forward, wraps the result in a new Tensor
+and tells every active recorder (tapes, forward accumulators) about it.
+
+The rules are written with minitape ops, not NumPy, so a tape that is still
+recording while a gradient is computed records the rules too: differentiating
+that record gives second derivatives, and so on.
+
+* A **VJP** (reverse-mode) rule for input ``k`` maps the gradient ``g`` of
+  the output to the gradient of input ``k``: ``rule(g, ans, *inputs, **attrs)``.
+* A **JVP** (forward-mode) rule for input ``k`` maps the tangent ``t`` of
+  input ``k`` to its contribution to the output's tangent:
+  ``rule(t, ans, *inputs, **attrs)``; contributions are summed.
+
+``ans`` is the output and ``inputs`` are the input tensors; the tape only
+keeps what ``keeps`` says the VJP rules read (``"inputs"``, ``"output"``,
+``"both"`` or ``"nothing"``) and passes ``None`` for the rest.
+
+>>> import numpy as np
+>>> square = Primitive("square", np.square, keeps="inputs",
+...                    vjp=[lambda g, ans, x: g * (2.0 * x)],
+...                    jvp=[lambda t, ans, x: t * (2.0 * x)])
+>>> apply(square, [convert_to_tensor(3.0)])
+<mt.Tensor: shape=(), dtype=float32, numpy=9.0>
+"""
+
+import numpy as np
+
+from . import recording
+from .tensor import Tensor, Variable, convert_to_tensor
+
+NO_ATTRS = {}  # shared, never mutated: most ops have no attributes
+
+
+class Primitive:
+    """One differentiable operation, with its derivative rules in one place.
+
+    Args:
+      name: the op's name (shown in errors, pictures and traces).
+      forward: a NumPy function ``forward(*arrays, **attrs) -> array``.
+      vjp: a list with one rule per input (``None`` for inputs that have no
+        gradient, such as a boolean condition), or one function returning
+        the gradients of all inputs at once (for ops with a variable number
+        of inputs).
+      jvp: a list with one rule per input, a function of all the tangents at
+        once, or ``"linear"``: for a linear op the tangent of the output is
+        the op itself applied to the tangents.
+      keeps: what the VJP rules read: ``"inputs"``, ``"output"``, ``"both"``
+        or ``"nothing"``; the tape keeps no more than that.
+      broadcasts: the op broadcasts its inputs like NumPy; gradients are then
+        summed back to each input's shape here, in one place.
+    """
+
+    __slots__ = ("name", "forward", "vjp_rules", "jvp_rules", "keeps_inputs", "keeps_output", "broadcasts")
+
+    def __init__(self, name, forward, vjp, jvp, keeps="inputs", broadcasts=False):
+        if keeps not in ("inputs", "output", "both", "nothing"):
+            raise ValueError(f"keeps must be 'inputs', 'output', 'both' or 'nothing', not {keeps!r}")
+        self.name = name
+        self.forward = forward
+        self.vjp_rules = vjp
+        self.jvp_rules = jvp
+        self.keeps_inputs = keeps in ("inputs", "both")
+        self.keeps_output = keeps in ("output", "both")
+        self.broadcasts = broadcasts
+
+    def __repr__(self):
+        return f"<Primitive {self.name}>"
+
+    def vjp(self, g, ans, inputs, attrs, wanted):
+        """Gradients of the inputs given ``g``, the gradient of the output.
+
+        ``wanted[k]`` says whether input ``k`` needs one (it leads back to a
+        source); the others are ``None`` and cost nothing. ``inputs`` holds
+        tensors, or ``None``s if the op does not keep them.
+        """
+        rules = self.vjp_rules
+        if callable(rules):
+            grads = list(rules(g, ans, *inputs, **attrs))
+        else:
+            grads = [rule(g, ans, *inputs, **attrs) if want and rule is not None else None
+                     for rule, want in zip(rules, wanted)]
+        if self.broadcasts:
+            for k, grad in enumerate(grads):
+                if grad is not None and grad._value.shape != inputs[k]._value.shape:
+                    grads[k] = ops.unbroadcast(grad, inputs[k]._value.shape)
+        return grads
+
+    def jvp(self, tangents, ans, inputs, attrs):
+        """The output's tangent given the inputs' tangents (``None`` = zero), or ``None``."""
+        rules = self.jvp_rules
+        if rules == "linear":
+            tangents = [ops.zeros_like(x) if t is None else t for t, x in zip(tangents, inputs)]
+            return apply(self, tangents, attrs)
+        if callable(rules):
+            return rules(tangents, ans, *inputs, **attrs)
+        total = None
+        for rule, t in zip(rules, tangents):
+            if t is not None and rule is not None:
+                part = rule(t, ans, *inputs, **attrs)
+                total = part if total is None else total + part
+        if total is not None and total._value.shape != ans._value.shape:
+            total = ops.broadcast_to(total, ans._value.shape)
+        return total
+
+
+def apply(prim, inputs, attrs=NO_ATTRS):
+    """Run ``prim`` on the tensors ``inputs`` and tell every active recorder.
+
+    This is the only place where ops are recorded.
+    """
+    out = Tensor(prim.forward(*[x._value for x in inputs], **attrs))
+    recorders = recording._state.recorders
+    if recorders:
+        for recorder in recorders:
+            recorder.record(prim, inputs, out, attrs)
+    return out
+
+
+def convert_inputs(op_name, *values):
+    """Tensors for ``values``, with the dtype rules of TensorFlow's binary ops.
+
+    Python numbers, lists and NumPy arrays take the dtype of the first tensor
+    among ``values`` (so ``x * 0.5`` keeps ``x`` float64); tensors must
+    already agree.
+
+    >>> convert_inputs("add", convert_to_tensor(1.0), 2)[1]
+    <mt.Tensor: shape=(), dtype=float32, numpy=2.0>
+    """
+    dtype = None
+    for v in values:
+        if isinstance(v, Tensor):
+            if dtype is None:
+                dtype = v._value.dtype
+            elif v._value.dtype != dtype:
+                raise TypeError(
+                    f"{op_name}: all inputs must have the same dtype, got {np.dtype(dtype).name} and "
+                    f"{v._value.dtype.name}. Convert one first, e.g. mt.cast(y, mt.{np.dtype(dtype).name}).")
+    return [_convert(v, dtype, op_name) for v in values]
+
+
+def _convert(value, dtype, op_name):
+    if type(value) is Tensor:
+        return value
+    if isinstance(value, Variable):
+        return value.value()
+    try:
+        return convert_to_tensor(value, dtype=dtype)
+    except TypeError as e:
+        raise TypeError(f"{op_name}: {e}") from None
+
+
+def broadcast_shape(op_name, *shapes):
+    """The NumPy broadcast of ``shapes``, or a ValueError naming every shape."""
+    try:
+        return np.broadcast_shapes(*shapes)
+    except ValueError:
+        listed = " and ".join(str(tuple(s)) for s in shapes)
+        raise ValueError(f"{op_name}: shapes {listed} cannot be broadcast together (compared from the "
+                         f"right, each pair of dimensions must be equal or one of them 1)") from None
+
+
+from . import ops  # noqa: E402  (rules and broadcasting helpers are ops; ops need Primitive first)

@@ -1,0 +1,65 @@
+"""Who is listening: the per-thread stack of active recorders.
+
+A *recorder* is anything that wants to hear about every primitive operation
+run in this thread: a :class:`~minitape.GradientTape` inside its ``with``
+block, a :class:`~minitape.autodiff.ForwardAccumulator`, an op counter. Each
+one has two methods:
+
+* ``record(prim, inputs, output, attrs)``, called after every primitive op;
+* ``variable_accessed(variable)``, called when an op reads a Variable.
+
+The stack is thread-local (one list per thread), so two threads recording at
+the same time never see each other's operations. When the stack is empty,
+running an op costs only the NumPy call and a wrapper: nothing is recorded.
+"""
+
+import threading
+
+
+class _ThreadState(threading.local):
+    def __init__(self):
+        self.recorders = []
+
+
+_state = _ThreadState()
+
+
+def active():
+    """The list of recorders active in this thread (innermost last)."""
+    return _state.recorders
+
+
+def push(recorder):
+    _state.recorders.append(recorder)
+
+
+def remove(recorder):
+    """Stop ``recorder`` listening in this thread; return where it was (for :func:`insert`)."""
+    stack = _state.recorders
+    for position in range(len(stack) - 1, -1, -1):
+        if stack[position] is recorder:
+            del stack[position]
+            return position
+    raise RuntimeError(f"{recorder!r} is not recording in this thread")
+
+
+def insert(position, recorder):
+    _state.recorders.insert(position, recorder)
+
+
+class paused:
+    """Context manager: ``recorder`` hears nothing inside the block.
+
+    A recorder uses it while it computes derivatives itself, so that its own
+    rule ops are heard by the *other* recorders (that is how nested tapes get
+    higher derivatives) but not by itself.
+    """
+
+    def __init__(self, recorder):
+        self.recorder = recorder
+
+    def __enter__(self):
+        self.position = remove(self.recorder)
+
+    def __exit__(self, *exc):
+        insert(self.position, self.recorder)

@@ -1,0 +1,371 @@
+"""The gradient tape: record operations, then play them backwards (reverse-mode autodiff).
+
+Inside ``with GradientTape() as tape:`` every primitive op whose inputs the
+tape *tracks* is appended to the tape as a record
+
+    (primitive, input ids, output id, saved output, saved inputs, attrs, weak ref to output)
+
+and its output becomes tracked too. The tape tracks the tensors it was told
+to ``watch`` and the trainable Variables it sees being read.
+
+``tape.gradient(target, sources)`` then walks the records from last to first,
+carrying the adjoint ``d target / d value`` of every value: each record hands
+the adjoint of its output to its inputs through the primitive's VJP rule, and
+adjoints reaching the same value add up (the multivariable chain rule). The
+walk is a plain loop, so a tape of a million ops needs no recursion.
+
+>>> import minitape as mt
+>>> x = mt.Variable(3.0)
+>>> with mt.GradientTape() as tape:
+...     y = x * x * x
+>>> tape.gradient(y, x)
+<mt.Tensor: shape=(), dtype=float32, numpy=27.0>
+
+The semantics are TensorFlow's ``tf.GradientTape``: a tape answers once
+unless ``persistent=True``; non-scalar targets give the gradient of their
+sum; unconnected sources give ``None`` (or zeros); integer values give
+``None`` with a warning.
+"""
+
+import contextlib
+import enum
+import warnings
+import weakref
+
+import numpy as np
+
+from . import nest, recording
+from .ops import ones_like, reshape, stack, zeros
+from .tensor import Tensor, Variable, convert_to_tensor
+
+
+class UnconnectedGradients(enum.Enum):
+    """What ``gradient`` returns for a source the target does not depend on: ``None`` or zeros."""
+
+    NONE = "none"
+    ZERO = "zero"
+
+
+def _unconnected_mode(value):
+    try:
+        return UnconnectedGradients(value.value if isinstance(value, UnconnectedGradients) else value)
+    except ValueError:
+        raise ValueError(f"unknown unconnected_gradients={value!r}: use mt.UnconnectedGradients.NONE "
+                         f"(or 'none') to get None, or mt.UnconnectedGradients.ZERO (or 'zero') to get "
+                         f"zeros") from None
+
+
+def _warn_not_floating(role, t):
+    warnings.warn(f"The dtype of the {role} tensor must be floating (e.g. mt.float32) when calling "
+                  f"GradientTape.gradient, got {t.dtype.name}; its gradient is None.", stacklevel=4)
+
+
+class GradientTape:
+    """Records operations on watched tensors so that their gradients can be computed.
+
+    Args:
+      persistent: if False (the default) the tape answers one ``gradient``
+        or ``jacobian`` call and then releases what it recorded; if True it
+        answers any number, and keeps its records until it is deleted.
+      watch_accessed_variables: if True (the default), trainable Variables
+        read inside the ``with`` block are watched automatically.
+    """
+
+    def __init__(self, persistent=False, watch_accessed_variables=True):
+        self._persistent = persistent
+        self._watch_accessed_variables = watch_accessed_variables
+        self._recording = False
+        self._reset()
+
+    def _reset(self):
+        self._records = []  # None once a non-persistent tape has answered
+        self._tracked = set()  # ids of the tensors whose ops are recorded
+        self._watched = {}  # id -> tensor or Variable passed to watch (or read), in watch order
+
+    # -- recording ---------------------------------------------------------------------
+    def __enter__(self):
+        if self._recording:
+            raise ValueError("this tape is already recording: a tape cannot be entered twice at once")
+        if self._records is None:  # a spent non-persistent tape starts afresh, as in TensorFlow
+            self._reset()
+        recording.push(self)
+        self._recording = True
+        return self
+
+    def __exit__(self, *exc):
+        if self._recording:
+            recording.remove(self)
+            self._recording = False
+
+    def record(self, prim, inputs, out, attrs):
+        """Called by every op run while this tape is active; keeps the op if it touches a tracked value."""
+        tracked = self._tracked
+        for x in inputs:
+            if x._id in tracked:
+                break
+        else:
+            return  # no input is tracked: the op is a constant as far as this tape knows
+        if out._value.dtype.kind != "f":
+            return  # integers and booleans carry no gradient
+        tracked.add(out._id)
+        # The weak reference lets a picture of the tape show the value while someone
+        # else keeps it alive; the tape itself keeps only what the VJP rule needs.
+        self._records.append((prim, tuple(x._id for x in inputs), out._id,
+                              out if prim.keeps_output else None,
+                              inputs if prim.keeps_inputs else None, attrs, weakref.ref(out)))
+
+    def variable_accessed(self, variable):
+        if self._watch_accessed_variables and variable._trainable:
+            self._watch_one(variable)
+
+    def watch(self, tensor):
+        """Track ``tensor`` (or every tensor in a list/tuple/dict): ops on it will be recorded."""
+        for t in nest.flatten(tensor):
+            if not isinstance(t, Tensor):
+                raise ValueError(f"GradientTape.watch: expected a tensor or Variable, got {type(t).__name__} "
+                                 f"({t!r}). Make it a tensor first, e.g. x = mt.constant(x).")
+            if not t.dtype.is_floating:
+                warnings.warn(f"The dtype of the watched tensor must be floating (e.g. mt.float32), got "
+                              f"{t.dtype.name}; it is not watched.", stacklevel=2)
+                continue
+            self._watch_one(t)
+
+    def _watch_one(self, t):
+        if self._records is None:
+            self._reset()
+        self._tracked.add(t._id)
+        self._watched.setdefault(t._id, t)
+
+    def watched_variables(self):
+        """The Variables this tape watches, in the order they were first watched."""
+        return tuple(t for t in self._watched.values() if isinstance(t, Variable))
+
+    @contextlib.contextmanager
+    def stop_recording(self):
+        """A block in which this tape records nothing (other tapes carry on)."""
+        if not self._recording:
+            raise RuntimeError("stop_recording: this tape is not recording (use it inside the tape's `with` block)")
+        position = recording.remove(self)
+        self._recording = False
+        try:
+            yield
+        finally:
+            recording.insert(position, self)
+            self._recording = True
+
+    def reset(self):
+        """Forget everything recorded and watched so far (recording goes on inside the context)."""
+        self._reset()
+
+    def __len__(self):
+        """The number of operations recorded."""
+        return 0 if self._records is None else len(self._records)
+
+    def __repr__(self):
+        state = "spent" if self._records is None else f"{len(self._records)} ops"
+        return f"<GradientTape: {state}{', persistent' if self._persistent else ''}>"
+
+    # -- differentiating -----------------------------------------------------------------
+    def gradient(self, target, sources, output_gradients=None,
+                 unconnected_gradients=UnconnectedGradients.NONE):
+        """d target / d source for every source, in the structure of ``sources``.
+
+        Args:
+          target: a tensor, or a list/structure of tensors (their gradients add up).
+            A non-scalar target gives the gradient of the sum of its elements.
+          sources: a tensor or Variable, or a list/tuple/dict (nested) of them.
+          output_gradients: one tensor per target, shaped like it: the vector
+            ``v`` in the vector-Jacobian product ``v^T (d target / d source)``.
+          unconnected_gradients: ``"none"`` or ``"zero"``: what an unconnected
+            source gets.
+        """
+        unconnected = self._check_usable("gradient", unconnected_gradients)
+        flat_sources = self._checked_sources(sources)
+        seeds = self._seeds(target, output_gradients)
+        self._leave_context()
+        grads = self._backward(seeds, flat_sources, needed=self._needed(flat_sources), release=True)
+        self._finish_answering()
+        return nest.pack_sequence_as(sources, self._finish(grads, flat_sources, unconnected))
+
+    def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE):
+        """The full Jacobian d target[i...] / d source[j...], shaped ``target.shape + source.shape``.
+
+        One backward pass per element of ``target``: cheap for few outputs.
+        """
+        unconnected = self._check_usable("jacobian", unconnected_gradients)
+        flat_sources = self._checked_sources(sources)
+        target = self._checked_target(target)
+        self._leave_context()
+        n_out = int(np.prod(target._value.shape))
+        rows = self._one_hot_passes(target, flat_sources, n_out, lambda i: _one_hot(target, i))
+        self._finish_answering()
+        jacobians = [None if r is None else reshape(stack(r), target._value.shape + s._value.shape)
+                     for r, s in zip(rows, flat_sources)]
+        return nest.pack_sequence_as(sources, self._finish(
+            jacobians, flat_sources, unconnected, shape=lambda s: target._value.shape + s._value.shape))
+
+    def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE):
+        """Per-example Jacobians, shaped ``(batch,) + target.shape[1:] + source.shape[1:]``.
+
+        Assumes ``target[b]`` depends only on ``source[b]`` (examples do not
+        mix), which lets one backward pass per *column* of the target serve
+        the whole batch.
+        """
+        unconnected = self._check_usable("batch_jacobian", unconnected_gradients)
+        (source,) = self._checked_sources(source)
+        target = self._checked_target(target)
+        t_shape, s_shape = target._value.shape, source._value.shape
+        if len(t_shape) < 1 or len(s_shape) < 1 or t_shape[0] != s_shape[0]:
+            raise ValueError(f"batch_jacobian: the target and the source must share their first (batch) "
+                             f"dimension, got shapes {t_shape} and {s_shape}")
+        self._leave_context()
+        n_cols = int(np.prod(t_shape[1:]))
+        (cols,) = self._one_hot_passes(target, [source], n_cols, lambda j: _one_hot_column(target, j))
+        self._finish_answering()
+        shape = t_shape + s_shape[1:]
+        result = None if cols is None else reshape(stack(cols, axis=1), shape)
+        return self._finish([result], [source], unconnected, shape=lambda s: shape)[0]
+
+    # -- the steps of an answer --------------------------------------------------------------
+    def _check_usable(self, method, unconnected_gradients):
+        if self._records is None:
+            raise RuntimeError(f"GradientTape.{method}: this non-persistent tape has already answered once and "
+                               f"released its records. Create it with mt.GradientTape(persistent=True) to ask "
+                               f"for several gradients, or record again in a new `with` block.")
+        return _unconnected_mode(unconnected_gradients)
+
+    def _leave_context(self):
+        """Called inside the ``with`` block, a non-persistent tape stops; a persistent one warns."""
+        if self._recording:
+            if not self._persistent:  # TensorFlow stops recording; the tape is about to be spent anyway
+                self.__exit__()
+            else:
+                warnings.warn("Calling GradientTape.gradient on a persistent tape inside its context is "
+                              "significantly less efficient than calling it outside the context (it causes "
+                              "the gradient ops to be recorded on the tape, leading to increased CPU and "
+                              "memory usage). Only call GradientTape.gradient inside the context if you "
+                              "actually want to trace the gradient in order to compute higher order "
+                              "derivatives.", stacklevel=3)
+
+    def _finish_answering(self):
+        if not self._persistent:
+            self._records = None  # release everything: the tape has answered
+            self._tracked = set()
+            self._watched = {i: t for i, t in self._watched.items() if isinstance(t, Variable)}
+
+    def _checked_sources(self, sources):
+        flat = nest.flatten(sources)
+        for s in flat:
+            if not isinstance(s, Tensor):
+                raise TypeError(f"GradientTape: every source must be a tensor or Variable, got "
+                                f"{type(s).__name__} ({s!r}). Gradients exist only for minitape values: "
+                                f"use mt.Variable(...) or mt.constant(...) with tape.watch.")
+        return flat
+
+    def _checked_target(self, target):
+        if not isinstance(target, Tensor):
+            raise TypeError(f"GradientTape: the target must be a minitape tensor computed inside the tape's "
+                            f"context, got {type(target).__name__}. A value computed with NumPy or Python "
+                            f"is invisible to the tape: compute it with minitape ops.")
+        return target
+
+    def _seeds(self, target, output_gradients):
+        """The starting adjoints: d target / d target = 1 (or ``output_gradients``), by id."""
+        targets = [self._checked_target(t) for t in nest.flatten(target)]
+        if output_gradients is None:
+            given = [None] * len(targets)
+        else:
+            given = nest.flatten(output_gradients)
+            if len(given) != len(targets):
+                raise ValueError(f"output_gradients has {len(given)} tensors for {len(targets)} targets; give "
+                                 f"one per target")
+        seeds = {}
+        for k, (t, v) in enumerate(zip(targets, given)):
+            if not t.dtype.is_floating:
+                _warn_not_floating("target", t)
+                continue
+            if v is None:
+                v = ones_like(t)
+            else:
+                v = convert_to_tensor(v, dtype_hint=t.dtype)
+                if v._value.shape != t._value.shape:
+                    raise ValueError(f"output_gradients[{k}] has shape {v._value.shape} but its target has shape "
+                                     f"{t._value.shape}; each output gradient must have its target's shape")
+            if t._id in self._tracked:
+                seeds[t._id] = seeds[t._id] + v if t._id in seeds else v
+        return seeds
+
+    def _needed(self, sources):
+        """The ids of the values that depend on some source: only they need an adjoint."""
+        needed = {s._id for s in sources if s._id in self._tracked}
+        for _, in_ids, out_id, *_ in self._records:
+            if not needed.isdisjoint(in_ids):
+                needed.add(out_id)
+        return needed
+
+    def _backward(self, seeds, sources, needed, release):
+        """One reverse sweep from ``seeds``; the adjoint of each source (or None).
+
+        With ``release`` (a non-persistent tape's only sweep) records are
+        dropped as soon as they are used, so memory falls during the sweep.
+        """
+        records = self._records
+        keep = {s._id for s in sources}  # adjoints we must not drop once used
+        adjoints = dict(seeds)
+        sweep = _popping(records) if release and not self._persistent else reversed(records)
+        for prim, in_ids, out_id, ans, inputs, attrs, _ in sweep:
+            g = adjoints.get(out_id) if out_id in keep else adjoints.pop(out_id, None)
+            if g is None:
+                continue
+            wanted = [i in needed for i in in_ids]
+            if not any(wanted):
+                continue
+            grads = prim.vjp(g, ans, (None,) * len(in_ids) if inputs is None else inputs, attrs, wanted)
+            for i, gi in zip(in_ids, grads):
+                if gi is not None and i in needed:
+                    adjoints[i] = gi if i not in adjoints else adjoints[i] + gi
+        return [adjoints.get(s._id) for s in sources]
+
+    def _one_hot_passes(self, target, sources, n_passes, seed_for):
+        """Run ``n_passes`` sweeps seeded by ``seed_for(k)``; per source, the list of results (or None)."""
+        if not target.dtype.is_floating:
+            _warn_not_floating("target", target)
+            return [None] * len(sources)
+        if target._id not in self._tracked:
+            return [None] * len(sources)
+        needed = self._needed(sources)
+        passes = [self._backward({target._id: seed_for(k)}, sources, needed, release=k == n_passes - 1)
+                  for k in range(n_passes)]
+        return [None if not passes or passes[0][j] is None else [p[j] for p in passes]
+                for j in range(len(sources))]
+
+    def _finish(self, grads, sources, unconnected, shape=lambda s: s._value.shape):
+        """Apply the dtype and unconnected-gradient rules to the raw results."""
+        out = []
+        for g, s in zip(grads, sources):
+            if not s.dtype.is_floating:
+                _warn_not_floating("source", s)
+                g = None
+            elif g is None and unconnected is UnconnectedGradients.ZERO:
+                g = zeros(shape(s), dtype=s.dtype)
+            out.append(g)
+        return out
+
+
+def _popping(records):
+    """Iterate ``records`` from last to first, removing each one as it is handed out."""
+    while records:
+        yield records.pop()
+
+
+def _one_hot(target, i):
+    seed = np.zeros(target._value.size, dtype=target._value.dtype)
+    seed[i] = 1
+    return Tensor(seed.reshape(target._value.shape))
+
+
+def _one_hot_column(target, j):
+    seed = np.zeros((target._value.shape[0], max(int(np.prod(target._value.shape[1:])), 1)),
+                    dtype=target._value.dtype)
+    seed[:, j] = 1
+    return Tensor(seed.reshape(target._value.shape))

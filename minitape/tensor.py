@@ -1,0 +1,391 @@
+"""Tensors and Variables: NumPy arrays with an identity the tape can follow.
+
+A :class:`Tensor` is an immutable NumPy value plus a unique id. The id is what
+a tape watches: an op whose inputs carry watched ids is recorded, and its
+output's id becomes watched too. A :class:`Variable` is a named, mutable
+holder of a value (model parameters); it keeps one id for its whole life, so
+every read of it is connected to the same gradient.
+
+>>> import minitape as mt
+>>> x = mt.constant([1.0, 2.0])
+>>> x
+<mt.Tensor: shape=(2,), dtype=float32, numpy=array([1., 2.], dtype=float32)>
+>>> v = mt.Variable(3.0, name="v")
+>>> v.assign_add(1.0)
+<mt.Variable 'v:0' shape=() dtype=float32, numpy=4.0>
+
+Conversion follows TensorFlow: a Python float becomes float32 and a Python
+int int32, while a NumPy array keeps its dtype.
+"""
+
+import itertools
+
+import numpy as np
+
+from . import dtypes, recording
+
+_next_id = itertools.count(1).__next__
+
+
+class TensorShape(tuple):
+    """A tensor's shape: a tuple of ints that also answers TensorFlow's questions.
+
+    >>> s = TensorShape((2, 3))
+    >>> s == (2, 3), s.rank, s.as_list(), s.num_elements()
+    (True, 2, [2, 3], 6)
+    """
+
+    @property
+    def rank(self):
+        return len(self)
+
+    def as_list(self):
+        return list(self)
+
+    def num_elements(self):
+        return int(np.prod(self, dtype=np.int64))
+
+    def __repr__(self):
+        return f"TensorShape({list(self)})"
+
+
+def _format_value(value):
+    """``numpy=`` part of a repr: ``3.0`` for scalars, ``array([...], dtype=...)`` otherwise."""
+    if np.ndim(value) == 0:
+        return str(np.asarray(value)[()])
+    return np.array_repr(np.asarray(value))
+
+
+class Tensor:
+    """An immutable value (a NumPy array) that operations can be recorded on.
+
+    Build tensors with :func:`constant` or :func:`convert_to_tensor`, or as
+    the result of ops; the constructor itself is internal.
+    """
+
+    __slots__ = ("_value", "_id", "__weakref__")
+    # Make NumPy hand binary operators to us: np_array * tensor -> Tensor.__rmul__.
+    __array_priority__ = 100
+
+    def __init__(self, value):
+        self._value = value  # an np.ndarray, or a NumPy scalar for 0-d results
+        self._id = _next_id()
+
+    # -- what it holds ---------------------------------------------------------
+    @property
+    def shape(self):
+        return TensorShape(np.shape(self._value))
+
+    @property
+    def dtype(self):
+        return dtypes.as_dtype(self._value.dtype)
+
+    @property
+    def ndim(self):
+        return np.ndim(self._value)
+
+    def numpy(self):
+        """The value as NumPy: an array, or a NumPy scalar for a 0-d tensor (as in TF).
+
+        Anything computed from it with NumPy is invisible to tapes.
+        """
+        value = self._value
+        return value[()] if np.ndim(value) == 0 else value
+
+    def __array__(self, dtype=None, copy=None):
+        return np.array(self._value, dtype=dtype, copy=True if copy else None)
+
+    def ref(self):
+        """A hashable reference to this tensor, for use as a dict key or in a set."""
+        return _Reference(self)
+
+    def __hash__(self):
+        raise TypeError(f"{type(self).__name__} is unhashable (== is elementwise). "
+                        "Instead, use tensor.ref() as the key.")
+
+    # -- Python protocols --------------------------------------------------------
+    def __repr__(self):
+        return (f"<mt.Tensor: shape={tuple(self.shape)}, dtype={self.dtype.name}, "
+                f"numpy={_format_value(self._value)}>")
+
+    def __str__(self):
+        text = str(self.numpy())
+        return f"mt.Tensor({chr(10) if chr(10) in text else ''}{text}, shape={tuple(self.shape)}, dtype={self.dtype.name})"
+
+    def __format__(self, spec):
+        if spec and np.ndim(self._value) == 0:
+            return format(self.numpy(), spec)
+        return format(str(self), spec)
+
+    def __bool__(self):
+        return bool(self._value)
+
+    def __float__(self):
+        return float(self._value)
+
+    def __int__(self):
+        return int(self._value)
+
+    def __index__(self):
+        if self._value.dtype.kind not in "iu":
+            raise TypeError(f"only integer tensors can be used as an index, got {self.dtype.name}")
+        return int(self._value)
+
+    def __len__(self):
+        if np.ndim(self._value) == 0:
+            raise TypeError("a scalar tensor has no len()")
+        return len(self._value)
+
+    def __iter__(self):
+        if np.ndim(self._value) == 0:
+            raise TypeError("cannot iterate over a scalar tensor")
+        return (self[i] for i in range(len(self._value)))
+
+    # -- operators: each one is the op of the same name in minitape.ops ----------
+    def __add__(self, other):
+        return ops.add(self, other)
+
+    def __radd__(self, other):
+        return ops.add(other, self)
+
+    def __sub__(self, other):
+        return ops.subtract(self, other)
+
+    def __rsub__(self, other):
+        return ops.subtract(other, self)
+
+    def __mul__(self, other):
+        return ops.multiply(self, other)
+
+    def __rmul__(self, other):
+        return ops.multiply(other, self)
+
+    def __truediv__(self, other):
+        return ops.divide(self, other)
+
+    def __rtruediv__(self, other):
+        return ops.divide(other, self)
+
+    def __pow__(self, other):
+        return ops.pow(self, other)
+
+    def __rpow__(self, other):
+        return ops.pow(other, self)
+
+    def __matmul__(self, other):
+        return ops.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return ops.matmul(other, self)
+
+    def __neg__(self):
+        return ops.negative(self)
+
+    def __abs__(self):
+        return ops.abs(self)
+
+    def __getitem__(self, index):
+        return ops.getitem(self, index)
+
+    # Comparisons give boolean tensors; they have no gradient.
+    def __eq__(self, other):
+        return ops.equal(self, other)
+
+    def __ne__(self, other):
+        return ops.not_equal(self, other)
+
+    def __lt__(self, other):
+        return ops.less(self, other)
+
+    def __le__(self, other):
+        return ops.less_equal(self, other)
+
+    def __gt__(self, other):
+        return ops.greater(self, other)
+
+    def __ge__(self, other):
+        return ops.greater_equal(self, other)
+
+
+class _Reference:
+    """What :meth:`Tensor.ref` returns: hashable by identity, ``deref()`` gives the tensor back."""
+
+    __slots__ = ("_tensor",)
+
+    def __init__(self, tensor):
+        self._tensor = tensor
+
+    def deref(self):
+        return self._tensor
+
+    def __hash__(self):
+        return self._tensor._id
+
+    def __eq__(self, other):
+        return isinstance(other, _Reference) and other._tensor is self._tensor
+
+
+class Variable(Tensor):
+    """A mutable, named tensor: the parameters a model learns.
+
+    Trainable Variables read inside a ``GradientTape`` are watched without a
+    call to ``tape.watch``. ``assign``, ``assign_add`` and ``assign_sub``
+    change the value in place of the Variable (the Python object keeps its
+    identity) and are never recorded: a tape keeps the value each op read.
+
+    >>> w = Variable([1.0, 2.0], name="w")
+    >>> w.assign_sub([0.5, 0.5]).numpy()
+    array([0.5, 1.5], dtype=float32)
+    """
+
+    __slots__ = ("_trainable", "_name", "_shape")
+
+    def __init__(self, initial_value, trainable=True, name=None, dtype=None, shape=None):
+        if callable(initial_value):
+            initial_value = initial_value()
+        value = convert_to_tensor(initial_value, dtype=dtype)._value
+        if shape is not None and tuple(shape) != np.shape(value):
+            raise ValueError(f"Variable: initial value has shape {np.shape(value)}, "
+                             f"but shape={tuple(shape)} was given")
+        super().__init__(np.array(value))  # our own copy: later assigns never alias the caller's array
+        self._trainable = bool(trainable)
+        self._name = f"{name or 'Variable'}:0"
+        self._shape = np.shape(value)
+
+    @property
+    def name(self):
+        return self._name
+
+    @property
+    def trainable(self):
+        return self._trainable
+
+    def value(self):
+        """A snapshot of the current value, as a Tensor that shares this Variable's id.
+
+        Every op reads a Variable through a snapshot, so a tape keeps the
+        value the op saw even if the Variable is assigned afterwards.
+        """
+        recorders = recording.active()
+        if not recorders:
+            return self
+        for recorder in recorders:
+            recorder.variable_accessed(self)
+        snapshot = Tensor.__new__(Tensor)
+        snapshot._value = self._value
+        snapshot._id = self._id
+        return snapshot
+
+    read_value = value
+
+    def numpy(self):
+        return np.copy(self._value)[()] if np.ndim(self._value) == 0 else np.copy(self._value)
+
+    def _checked(self, value, what):
+        """``value`` converted to this Variable's dtype and checked against its shape."""
+        dtype = self.dtype
+        if isinstance(value, Tensor) and value.dtype != dtype:
+            raise TypeError(f"Variable {self._name}.{what}: the value has dtype {value.dtype.name} but the "
+                            f"Variable is {dtype.name}; convert it first with mt.cast(value, mt.{dtype.name})")
+        array = convert_to_tensor(value, dtype=dtype)._value
+        if np.shape(array) != self._shape:
+            raise ValueError(f"Variable {self._name}.{what}: the value has shape {np.shape(array)} but the "
+                             f"Variable has shape {self._shape}")
+        return array
+
+    def assign(self, value):
+        """Replace the value (same shape and dtype); returns the Variable."""
+        self._value = np.array(self._checked(value, "assign"))
+        return self
+
+    def assign_add(self, delta):
+        """``self <- self + delta``, in place and not recorded; returns the Variable."""
+        self._value = self._value + self._checked(delta, "assign_add")
+        return self
+
+    def assign_sub(self, delta):
+        """``self <- self - delta``, in place and not recorded; returns the Variable."""
+        self._value = self._value - self._checked(delta, "assign_sub")
+        return self
+
+    def __repr__(self):
+        return (f"<mt.Variable '{self._name}' shape={self._shape} dtype={self.dtype.name}, "
+                f"numpy={_format_value(self._value)}>")
+
+    def __str__(self):
+        return repr(self)
+
+
+def is_tensor(x):
+    """True for minitape Tensors and Variables."""
+    return isinstance(x, Tensor)
+
+
+# Python scalars and lists follow TensorFlow's defaults, not NumPy's.
+_PYTHON_DEFAULTS = {np.dtype(np.float64): np.float32, np.dtype(np.int64): np.int32}
+
+
+def _to_array(value, dtype=None):
+    """``value`` as a NumPy array with TensorFlow's default dtypes (float32, int32)."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        array = value
+    else:
+        array = np.asarray(value)
+        if dtype is None:
+            default = _PYTHON_DEFAULTS.get(array.dtype)
+            if default is not None and not (default is np.int32 and array.size and
+                                            np.abs(array).max() > np.iinfo(np.int32).max):
+                array = array.astype(default)
+    if array.dtype.kind not in "fiub":
+        raise TypeError(f"minitape tensors hold numbers or booleans; cannot convert {value!r} "
+                        f"(NumPy dtype {array.dtype})")
+    if dtype is not None:
+        target = dtypes.as_dtype(dtype).as_numpy_dtype
+        if array.dtype != target:
+            if not np.can_cast(array.dtype, target, casting="same_kind"):
+                raise TypeError(f"cannot convert {value!r} (dtype {array.dtype}) to {target.name} without "
+                                f"losing information; use mt.cast to convert on purpose")
+            array = array.astype(target)
+    return np.array(array) if isinstance(array, np.generic) else array
+
+
+def constant(value, dtype=None, shape=None):
+    """A tensor holding ``value`` (a Python number or list, a NumPy array or another tensor).
+
+    >>> constant(2.0)
+    <mt.Tensor: shape=(), dtype=float32, numpy=2.0>
+    >>> constant(0.0, shape=(2,))
+    <mt.Tensor: shape=(2,), dtype=float32, numpy=array([0., 0.], dtype=float32)>
+    """
+    array = _to_array(value._value if isinstance(value, Tensor) else value, dtype)
+    if shape is not None:
+        shape = tuple(shape)
+        if array.size == 1:
+            array = np.broadcast_to(array.reshape(()), shape).copy()
+        elif array.size == int(np.prod(shape)):
+            array = array.reshape(shape)
+        else:
+            raise ValueError(f"constant: a value with {array.size} elements cannot have shape {shape}")
+    return Tensor(array)
+
+
+def convert_to_tensor(value, dtype=None, dtype_hint=None):
+    """``value`` as a Tensor: tensors pass through, Variables are read, the rest becomes a constant.
+
+    ``dtype`` is a requirement (an error if a tensor has another dtype);
+    ``dtype_hint`` only guides the conversion of Python numbers and lists.
+    """
+    if isinstance(value, Tensor):
+        if dtype is not None and value.dtype != dtype:
+            raise ValueError(f"Tensor conversion requested dtype {dtypes.as_dtype(dtype).name} for a tensor "
+                             f"of dtype {value.dtype.name}; use mt.cast to convert")
+        return value.value() if isinstance(value, Variable) else value
+    if dtype is None and dtype_hint is not None and not isinstance(value, (np.ndarray, np.generic)):
+        try:
+            return Tensor(_to_array(value, dtype_hint))
+        except TypeError:
+            pass  # a hint, not a requirement: fall back to the default dtype
+    return Tensor(_to_array(value, dtype))
+
+
+from . import ops  # noqa: E402  (the operators above call into ops, which needs Tensor first)
