@@ -183,7 +183,9 @@ class GradientTape:
         flat_sources = self._checked_sources(sources)
         seeds = self._seeds(target, output_gradients)
         self._leave_context()
-        grads = self._backward(seeds, flat_sources, needed=self._needed(flat_sources), release=True)
+        adjoints = self._backward(seeds, needed=self._needed(flat_sources), keep={s._id for s in flat_sources},
+                                  release=True)
+        grads = [adjoints.get(s._id) for s in flat_sources]
         self._finish_answering()
         return nest.pack_sequence_as(sources, self._finish(grads, flat_sources, unconnected))
 
@@ -303,17 +305,20 @@ class GradientTape:
                 needed.add(out_id)
         return needed
 
-    def _backward(self, seeds, sources, needed, release):
-        """One reverse sweep from ``seeds``; the adjoint of each source (or None).
+    def _backward(self, seeds, needed, keep, release, on_step=None):
+        """One reverse sweep from ``seeds`` ({id: adjoint}); returns the adjoints it kept.
 
+        Only values in ``needed`` (those that lead back to a source) receive
+        adjoints; an adjoint is dropped once used unless its id is in ``keep``.
         With ``release`` (a non-persistent tape's only sweep) records are
         dropped as soon as they are used, so memory falls during the sweep.
+        ``on_step(record, adjoints)``, if given, is called after each record.
         """
         records = self._records
-        keep = {s._id for s in sources}  # adjoints we must not drop once used
         adjoints = dict(seeds)
         sweep = _popping(records) if release and not self._persistent else reversed(records)
-        for prim, in_ids, out_id, ans, inputs, attrs, _ in sweep:
+        for record in sweep:
+            prim, in_ids, out_id, ans, inputs, attrs, _ = record
             g = adjoints.get(out_id) if out_id in keep else adjoints.pop(out_id, None)
             if g is None:
                 continue
@@ -324,7 +329,20 @@ class GradientTape:
             for i, gi in zip(in_ids, grads):
                 if gi is not None and i in needed:
                     adjoints[i] = gi if i not in adjoints else adjoints[i] + gi
-        return [adjoints.get(s._id) for s in sources]
+            if on_step is not None:
+                on_step(record, adjoints)
+        return adjoints
+
+    def _all_adjoints(self, target, output_gradients=None, on_step=None):
+        """The adjoint of every tracked value, by id, without spending the tape.
+
+        For pictures and trace tables of the backward pass; ``gradient`` is
+        the way to get gradients.
+        """
+        if self._records is None:
+            raise RuntimeError("this non-persistent tape has already answered and released its records")
+        seeds = self._seeds(target, output_gradients)
+        return self._backward(seeds, needed=self._tracked, keep=self._tracked, release=False, on_step=on_step)
 
     def _one_hot_passes(self, target, sources, n_passes, seed_for):
         """Run ``n_passes`` sweeps seeded by ``seed_for(k)``; per source, the list of results (or None)."""
@@ -333,9 +351,11 @@ class GradientTape:
             return [None] * len(sources)
         if target._id not in self._tracked:
             return [None] * len(sources)
-        needed = self._needed(sources)
-        passes = [self._backward({target._id: seed_for(k)}, sources, needed, release=k == n_passes - 1)
-                  for k in range(n_passes)]
+        needed, keep = self._needed(sources), {s._id for s in sources}
+        passes = []
+        for k in range(n_passes):
+            adjoints = self._backward({target._id: seed_for(k)}, needed, keep, release=k == n_passes - 1)
+            passes.append([adjoints.get(s._id) for s in sources])
         return [None if not passes or passes[0][j] is None else [p[j] for p in passes]
                 for j in range(len(sources))]
 
