@@ -16,11 +16,14 @@ Where to read the source, in order:
 * ``ops/``: every op and its rules;
 * ``tape.py``: recording and the backward pass;
 * ``forward.py``: forward mode (``mt.autodiff.ForwardAccumulator``);
-* ``custom_gradient.py``: user-defined gradient rules.
+* ``custom_gradient.py``: user-defined gradient rules;
+* ``numeric.py``: finite differences and gradient checking;
+* ``dual.py``: dual numbers, forward mode in a few lines.
 """
 
-from . import autodiff, linalg, math, nn, ops, random  # noqa: F401
+from . import autodiff, dual, linalg, math, nn, numeric, ops, random, test  # noqa: F401
 from .custom_gradient import custom_gradient
+from .numeric import check_gradients
 from .dtypes import DType, as_dtype, bool, float16, float32, float64, int8, int16, int32, int64, uint8  # noqa: A004
 from .ops import *  # noqa: F401,F403
 from .tape import GradientTape, UnconnectedGradients
@@ -28,6 +31,7 @@ from .tensor import Tensor, TensorShape, Variable, constant, convert_to_tensor, 
 
 __version__ = "0.1.0"
 
-__all__ = ["GradientTape", "UnconnectedGradients", "custom_gradient", "Tensor", "TensorShape", "Variable",
+__all__ = ["GradientTape", "UnconnectedGradients", "custom_gradient", "check_gradients", "Tensor", "TensorShape", "Variable",
            "constant", "convert_to_tensor", "is_tensor", "DType", "as_dtype", "bool", "float16", "float32",
-           "float64", "int8", "int16", "int32", "int64", "uint8", "autodiff", "linalg", "math", "nn", "random"] + ops.__all__
+           "float64", "int8", "int16", "int32", "int64", "uint8", "autodiff", "dual", "linalg", "math", "nn",
+           "numeric", "random", "test"] + ops.__all__

@@ -37,10 +37,12 @@ class ForwardAccumulator:
     """
 
     def __init__(self, primals, tangents):
-        flat_primals, flat_tangents = nest.flatten(primals), nest.flatten(tangents)
-        if len(flat_primals) != len(flat_tangents):
-            raise ValueError(f"ForwardAccumulator: got {len(flat_primals)} primals but {len(flat_tangents)} "
-                             f"tangents; give one tangent per primal")
+        flat_primals = nest.flatten(primals)
+        try:
+            flat_tangents = nest.flatten_up_to(primals, tangents)
+        except ValueError as e:
+            raise ValueError(f"ForwardAccumulator: give one tangent per primal, in the same structure: {e}") \
+                from None
         self._tangents = {}  # id -> tangent of that value
         for k, (p, t) in enumerate(zip(flat_primals, flat_tangents)):
             if not isinstance(p, Tensor):

@@ -23,6 +23,25 @@ def flatten(structure):
     return [leaf for child in children for leaf in flatten(child)]
 
 
+def flatten_up_to(structure, data):
+    """Flatten ``data`` only as deep as ``structure`` goes: one item per leaf of ``structure``.
+
+    A tangent or an output gradient given as a list of numbers stays one item:
+
+    >>> flatten_up_to(["x", "y"], [[1.0, 2.0], 3.0])
+    [[1.0, 2.0], 3.0]
+    """
+    if not _is_sequence(structure):
+        return [data]
+    if isinstance(structure, dict):
+        if not isinstance(data, dict) or set(data) != set(structure):
+            raise ValueError(f"expected a dict with keys {sorted(structure)}, got {data!r}")
+        return [leaf for k in structure for leaf in flatten_up_to(structure[k], data[k])]
+    if not isinstance(data, (list, tuple)) or len(data) != len(structure):
+        raise ValueError(f"expected a sequence of {len(structure)} items to match {structure!r}, got {data!r}")
+    return [leaf for s, d in zip(structure, data) for leaf in flatten_up_to(s, d)]
+
+
 def pack_sequence_as(structure, flat):
     """Rebuild ``structure`` with its leaves replaced, in order, by the items of ``flat``."""
     leaves = iter(flat)

@@ -277,10 +277,10 @@ class GradientTape:
         if output_gradients is None:
             given = [None] * len(targets)
         else:
-            given = nest.flatten(output_gradients)
-            if len(given) != len(targets):
-                raise ValueError(f"output_gradients has {len(given)} tensors for {len(targets)} targets; give "
-                                 f"one per target")
+            try:
+                given = nest.flatten_up_to(target, output_gradients)
+            except ValueError as e:
+                raise ValueError(f"output_gradients must have one gradient per target: {e}") from None
         seeds = {}
         for k, (t, v) in enumerate(zip(targets, given)):
             if not t.dtype.is_floating:

@@ -25,17 +25,18 @@ def test_notebook_was_executed_top_to_bottom(path):
         f"(make notebooks)")
 
 
-def _normalised(requirement):
-    name = re.split(r"[<>=!~;\[ ]", requirement.strip(), maxsplit=1)[0].lower()
-    return {"graphviz": "python-graphviz"}.get(name, name)  # the Python package's conda name
+def _name(requirement):
+    return re.split(r"[<>=!~;\[ #]", requirement.strip(), maxsplit=1)[0].lower()
+
+
+PIP_TO_CONDA = {"graphviz": "python-graphviz"}  # on conda-forge, "graphviz" is the dot binary itself
 
 
 def test_environment_yml_lists_every_declared_dependency():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    declared = {_normalised(r) for r in project["dependencies"]}
-    for extra in project["optional-dependencies"].values():
-        declared |= {_normalised(r) for r in extra}
-    listed = {_normalised(line.strip().lstrip("- ")) for line in (ROOT / "environment.yml").read_text().splitlines()
+    requirements = project["dependencies"] + [r for extra in project["optional-dependencies"].values() for r in extra]
+    declared = {PIP_TO_CONDA.get(_name(r), _name(r)) for r in requirements}
+    listed = {_name(line.strip()[2:]) for line in (ROOT / "environment.yml").read_text().splitlines()
               if line.strip().startswith("- ") and not line.strip().startswith("- -")}
     assert declared <= listed, f"environment.yml lacks {sorted(declared - listed)}"
     assert "graphviz" in listed, "environment.yml must install Graphviz's dot binary (conda package graphviz)"

@@ -1,0 +1,141 @@
+"""Every differentiable op, with the inputs on which its derivatives are checked.
+
+Each case says how to draw inputs with hypothesis: shapes (one, broadcasting
+pairs, matmul pairs, or fixed), the interval of values, and a condition that
+keeps inputs away from kinks (|x| = 0 for abs, ties for maximum, ...), where
+finite differences and derivatives legitimately disagree.
+"""
+
+import dataclasses
+from typing import Callable
+
+import hypothesis.extra.numpy as hnp
+import hypothesis.strategies as st
+import numpy as np
+
+import minitape as mt
+
+
+@dataclasses.dataclass
+class OpCase:
+    name: str
+    fn: Callable  # takes float64 tensors, returns a tensor
+    shapes: st.SearchStrategy  # draws a list of input shapes
+    low: float = -2.0
+    high: float = 2.0
+    valid: Callable = lambda *xs: True  # keeps inputs away from kinks
+    delta: float = 1e-6  # finite-difference step
+    rtol: float = 1e-5
+    jvp_rtol: float = 1e-12  # forward vs reverse mode: the same math in another order
+
+    def inputs(self):
+        def arrays_for(shapes):
+            return st.tuples(*[hnp.arrays(np.float64, s, elements=st.floats(self.low, self.high)) for s in shapes])
+        return self.shapes.flatmap(arrays_for).filter(lambda xs: self.valid(*xs))
+
+
+ONE = hnp.array_shapes(min_dims=0, max_dims=3, max_side=3).map(lambda s: [s])
+ONE_NONSCALAR = hnp.array_shapes(min_dims=1, max_dims=3, max_side=3).map(lambda s: [s])
+PAIR = hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=3, max_side=3).map(lambda b: list(b.input_shapes))
+TRIPLE = hnp.mutually_broadcastable_shapes(num_shapes=3, max_dims=2, max_side=3).map(lambda b: list(b.input_shapes))
+SAME_PAIR = hnp.array_shapes(min_dims=1, max_dims=2, max_side=3).map(lambda s: [s, s])
+MATMUL = st.tuples(st.integers(1, 3), st.integers(1, 3), st.integers(1, 3), st.sampled_from([(), (2,)])).map(
+    lambda d: [d[3] + (d[0], d[1]), (d[1], d[2])])
+
+
+def fixed(*shapes):
+    return st.just(list(shapes))
+
+
+def apart(*xs, gap=0.05):
+    """No two broadcast elements closer than ``gap`` (no ties for max/min/clip)."""
+    b = np.broadcast_arrays(*xs)
+    return all(np.all(np.abs(p - q) > gap) for i, p in enumerate(b) for q in b[i + 1:])
+
+
+def distinct(x, gap=0.02):
+    v = np.sort(np.ravel(x))
+    return v.size < 2 or np.min(np.diff(v)) > gap
+
+
+def away_from_zero(x, gap=0.05):
+    return np.all(np.abs(x) > gap)
+
+
+CASES = [
+    OpCase("negative", mt.negative, ONE),
+    OpCase("square", mt.square, ONE),
+    OpCase("sqrt", mt.sqrt, ONE, 0.1, 3.0),
+    OpCase("exp", mt.exp, ONE),
+    OpCase("log", mt.math.log, ONE, 0.1, 3.0),
+    OpCase("log1p", mt.math.log1p, ONE, -0.9, 3.0),
+    OpCase("sin", mt.sin, ONE),
+    OpCase("cos", mt.cos, ONE),
+    OpCase("tan", mt.tan, ONE, -1.2, 1.2),
+    OpCase("tanh", mt.tanh, ONE),
+    OpCase("sigmoid", mt.sigmoid, ONE, -6.0, 6.0),
+    OpCase("abs", mt.abs, ONE, valid=away_from_zero),
+    OpCase("sign", mt.sign, ONE, valid=away_from_zero),
+    OpCase("relu", mt.nn.relu, ONE, valid=away_from_zero),
+    OpCase("identity", mt.identity, ONE),
+    OpCase("add", mt.add, PAIR),
+    OpCase("subtract", mt.subtract, PAIR),
+    OpCase("multiply", mt.multiply, PAIR),
+    OpCase("divide", mt.divide, PAIR, valid=lambda x, y: away_from_zero(y, 0.3)),
+    OpCase("pow", mt.pow, PAIR, 0.2, 2.0),
+    OpCase("maximum", mt.maximum, PAIR, valid=apart),
+    OpCase("minimum", mt.minimum, PAIR, valid=apart),
+    OpCase("squared_difference", mt.math.squared_difference, PAIR),
+    OpCase("where", lambda x, y: mt.where(mt.constant(np.arange(6).reshape(2, 3) % 2 == 0), x, y),
+           fixed((2, 3), (3,))),
+    OpCase("clip_by_value", mt.clip_by_value, TRIPLE,
+           valid=lambda x, lo, hi: apart(x, lo, hi) and np.all(np.broadcast_arrays(lo, hi)[0] < hi)),
+    OpCase("clip_by_norm", lambda x: mt.clip_by_norm(x, 1.0), ONE_NONSCALAR,
+           valid=lambda x: abs(np.linalg.norm(x) - 1.0) > 0.05),
+    OpCase("clip_by_norm_axes", lambda x: mt.clip_by_norm(x, 1.0, axes=[1]), fixed((3, 2)),
+           valid=lambda x: np.all(np.abs(np.linalg.norm(x, axis=1) - 1.0) > 0.05)),
+    OpCase("norm", lambda x: mt.norm(x, axis=-1), ONE_NONSCALAR, valid=lambda x: np.all(np.abs(x) > 0.05)),
+    # float32 in the middle holds ~7 digits: a 1e-6 step would be mostly round-off
+    OpCase("cast_f32_roundtrip", lambda x: mt.cast(mt.cast(x, mt.float32), mt.float64) * 1.0, ONE,
+           delta=1e-2, rtol=1e-4, jvp_rtol=1e-6),
+    OpCase("reduce_sum", lambda x: mt.reduce_sum(x, axis=-1), ONE_NONSCALAR),
+    OpCase("reduce_sum_all", mt.reduce_sum, ONE),
+    OpCase("reduce_sum_keepdims", lambda x: mt.reduce_sum(x, axis=0, keepdims=True), ONE_NONSCALAR),
+    OpCase("reduce_mean", lambda x: mt.reduce_mean(x, axis=[0, -1]), ONE_NONSCALAR),
+    OpCase("reduce_max", lambda x: mt.reduce_max(x, axis=0), ONE_NONSCALAR, valid=distinct),
+    OpCase("reduce_min", lambda x: mt.reduce_min(x, keepdims=True), ONE_NONSCALAR, valid=distinct),
+    OpCase("reduce_prod", lambda x: mt.reduce_prod(x, axis=-1), ONE_NONSCALAR, 0.3, 1.5),
+    # Second derivatives of products divide by x (cumprod's rule), so they are NaN at an exact 0;
+    # first derivatives at zeros are exact: see test_reduce_prod_gradient_at_zeros.
+    OpCase("reduce_prod_all", mt.reduce_prod, ONE, -1.5, 1.5, valid=away_from_zero),
+    OpCase("cumsum", lambda x: mt.cumsum(x, axis=-1), ONE_NONSCALAR),
+    OpCase("cumsum_exclusive_reverse", lambda x: mt.cumsum(x, axis=0, exclusive=True, reverse=True), ONE_NONSCALAR),
+    OpCase("cumprod", lambda x: mt.cumprod(x, axis=-1), ONE_NONSCALAR, 0.3, 1.5),
+    OpCase("cumprod_exclusive_reverse", lambda x: mt.cumprod(x, axis=0, exclusive=True, reverse=True),
+           ONE_NONSCALAR, 0.3, 1.5),
+    OpCase("matmul", mt.matmul, MATMUL),
+    OpCase("matmul_transposed", lambda a, b: mt.matmul(a, b, transpose_a=True, transpose_b=True),
+           fixed((3, 2), (4, 3))),
+    OpCase("matmul_transpose_a", lambda a, b: mt.matmul(a, b, transpose_a=True), fixed((2, 3, 2), (3, 4))),
+    OpCase("matmul_transpose_b", lambda a, b: mt.matmul(a, b, transpose_b=True), fixed((2, 3), (2, 4, 3))),
+    OpCase("transpose", mt.transpose, ONE),
+    OpCase("transpose_perm", lambda x: mt.transpose(x, [1, 2, 0]), fixed((2, 3, 1))),
+    OpCase("reshape", lambda x: mt.reshape(x, (-1,)), ONE),
+    OpCase("squeeze", mt.squeeze, fixed((1, 3, 1))),
+    OpCase("expand_dims", lambda x: mt.expand_dims(x, -1), ONE),
+    OpCase("concat", lambda x, y: mt.concat([x, y, x], axis=1), fixed((2, 1), (2, 3))),
+    OpCase("stack", lambda x, y: mt.stack([x, y], axis=1), SAME_PAIR),
+    OpCase("tile", lambda x: mt.tile(x, [2, 1, 3]), fixed((1, 2, 2))),
+    OpCase("broadcast_to", lambda x: mt.broadcast_to(x, (2, 3, 3)), fixed((3, 1))),
+    OpCase("getitem_slice", lambda x: x[1:, ::2], fixed((3, 4))),
+    OpCase("getitem_int_and_newaxis", lambda x: x[..., 1, None], fixed((2, 3))),
+    OpCase("getitem_repeated_indices", lambda x: x[mt.constant([0, 2, 0, 0])], fixed((3,))),
+    OpCase("getitem_mask", lambda x: x[x.numpy() > 0], fixed((5,)), valid=away_from_zero),
+    OpCase("softmax", lambda x: mt.nn.softmax(x), ONE_NONSCALAR),
+    OpCase("softmax_axis0", lambda x: mt.nn.softmax(x, axis=0), fixed((3, 2))),
+    OpCase("log_softmax", lambda x: mt.nn.log_softmax(x), ONE_NONSCALAR),
+    OpCase("sigmoid_cross_entropy", lambda z, x: mt.nn.sigmoid_cross_entropy_with_logits(labels=z, logits=x),
+           SAME_PAIR, -3.0, 3.0),
+    OpCase("softmax_cross_entropy", lambda z, x: mt.nn.softmax_cross_entropy_with_logits(labels=z, logits=x),
+           SAME_PAIR, -3.0, 3.0),
+]

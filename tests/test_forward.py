@@ -1,0 +1,128 @@
+"""Forward mode: ForwardAccumulator, Hessian-vector products, op counts, dual numbers."""
+
+import math
+
+import numpy as np
+import pytest
+
+import minitape as mt
+from minitape import dual
+
+
+def f(x):
+    """A smooth function of a vector with a dense Hessian."""
+    return mt.reduce_sum(mt.sin(x) * x ** 2) + mt.reduce_prod(x) + mt.reduce_sum(mt.exp(x[:2] * x[1:]))
+
+
+def test_jvp_structures_and_unconnected_values():
+    a, b = mt.constant(2.0), mt.constant([1.0, 3.0])
+    with mt.autodiff.ForwardAccumulator({"a": a, "b": b}, {"a": 1.0, "b": [0.5, 0.0]}) as acc:
+        y = a * b
+        z = mt.constant(4.0) * 2.0
+    jvps = acc.jvp({"y": y, "z": z})
+    np.testing.assert_array_equal(jvps["y"].numpy(), [1 * 1 + 2 * 0.5, 3.0])
+    assert jvps["z"] is None
+    assert float(acc.jvp(z, unconnected_gradients="zero")) == 0.0
+
+
+def test_tangent_must_match_its_primal():
+    x = mt.constant([1.0, 2.0])
+    with pytest.raises(ValueError, match=r"shape \(3,\) and dtype float32.*shape \(2,\) and dtype float32"):
+        mt.autodiff.ForwardAccumulator(x, [1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match="dtype float64.*dtype float32"):
+        mt.autodiff.ForwardAccumulator(x, np.ones(2))
+    with pytest.raises(ValueError, match="one tangent per primal.*2 items"):
+        mt.autodiff.ForwardAccumulator([x, x], [x])
+
+
+def test_variables_as_primals():
+    v = mt.Variable(3.0)
+    with mt.autodiff.ForwardAccumulator(v, 1.0) as acc:
+        y = v * v * v
+    assert float(acc.jvp(y)) == 27.0
+
+
+def _hessian_by_nested_tapes(x):
+    with mt.GradientTape() as outer:
+        outer.watch(x)
+        with mt.GradientTape() as inner:
+            inner.watch(x)
+            y = f(x)
+        g = inner.gradient(y, x)
+    return outer.jacobian(g, x).numpy()
+
+
+def test_forward_over_reverse_gives_hessian_vector_products():
+    x = mt.constant([0.3, -1.2, 0.8], dtype=mt.float64)
+    v = mt.constant([1.0, 2.0, -0.5], dtype=mt.float64)
+    with mt.autodiff.ForwardAccumulator(x, v) as acc:
+        with mt.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        g = tape.gradient(y, x)
+    hessian = _hessian_by_nested_tapes(x)
+    np.testing.assert_allclose(acc.jvp(g).numpy(), hessian @ v.numpy(), rtol=1e-13)
+    np.testing.assert_allclose(hessian, hessian.T, rtol=1e-13)
+
+
+def test_reverse_over_forward():
+    x = mt.constant([0.3, -1.2, 0.8], dtype=mt.float64)
+    v = mt.constant([1.0, 2.0, -0.5], dtype=mt.float64)
+    with mt.GradientTape() as tape:
+        tape.watch(x)
+        with mt.autodiff.ForwardAccumulator(x, v) as acc:
+            y = f(x)
+        directional = acc.jvp(y)  # grad f . v
+    np.testing.assert_allclose(tape.gradient(directional, x).numpy(), _hessian_by_nested_tapes(x) @ v.numpy(),
+                               rtol=1e-13)
+
+
+def test_custom_gradient_in_forward_mode_uses_its_transpose():
+    @mt.custom_gradient
+    def cube(x):
+        return x * x * x, lambda dy: dy * 3.0 * x * x
+
+    x = mt.constant([1.0, 2.0], dtype=mt.float64)
+    with mt.autodiff.ForwardAccumulator(x, mt.constant([1.0, -1.0], dtype=mt.float64)) as acc:
+        y = cube(x)
+    np.testing.assert_allclose(acc.jvp(y).numpy(), [3.0, -12.0])
+
+
+def test_op_counts_show_one_pass_per_input_forward_and_per_output_reverse():
+    # f: R^n -> R^m; a full Jacobian takes n forward passes or m backward passes
+    def jacobian_cost(n, m):
+        w = mt.constant(np.random.default_rng(0).standard_normal((m, n)))
+        fn = lambda x: mt.tanh(mt.matmul(w, mt.reshape(x, (n, 1))))  # noqa: E731
+        x = mt.constant(np.ones(n))
+        with mt.autodiff.OpCounter() as fwd:
+            for i in range(n):
+                with mt.autodiff.ForwardAccumulator(x, mt.constant(np.eye(n)[i])) as acc:
+                    acc.jvp(fn(x))
+        with mt.autodiff.OpCounter() as rev:
+            with mt.GradientTape() as tape:
+                tape.watch(x)
+                y = fn(x)
+            tape.jacobian(y, x)
+        return fwd.total, rev.total
+
+    fwd_1, rev_1 = jacobian_cost(1, 8)
+    fwd_8, rev_8 = jacobian_cost(8, 8)
+    fwd_8b, rev_8b = jacobian_cost(8, 1)
+    assert fwd_8 == 8 * fwd_1 and fwd_1 < rev_1  # forward mode: cost grows with the inputs
+    assert rev_8b < rev_8 and rev_8b < fwd_8b  # reverse mode: cost grows with the outputs
+
+
+def test_dual_numbers():
+    y = dual.Dual(3.0, 1.0) ** 3
+    assert (y.value, y.tangent) == (27.0, 27.0)
+    cases = [(lambda x: dual.sin(x) * x, lambda x: math.cos(x) * x + math.sin(x)),
+             (lambda x: dual.exp(x) / (1 + x * x), lambda x: math.exp(x) * (1 - x) ** 2 / (1 + x * x) ** 2),
+             (lambda x: dual.log(x) - dual.sqrt(x) + dual.tanh(x), lambda x: 1 / x - 0.5 / math.sqrt(x) +
+              1 - math.tanh(x) ** 2),
+             (lambda x: 2 ** x - x ** x + dual.cos(x) - dual.tan(x),
+              lambda x: 2 ** x * math.log(2) - x ** x * (math.log(x) + 1) - math.sin(x) - 1 / math.cos(x) ** 2),
+             (lambda x: 3 - x / 2, lambda x: -0.5)]
+    for fn, dfn in cases:
+        assert dual.derivative(fn, 0.7) == pytest.approx(dfn(0.7), rel=1e-14)
+    assert dual.derivative(lambda x: 5.0, 1.0) == 0.0
+    assert repr(dual.Dual(1, 2)) == "Dual(1.0, 2.0)"
