@@ -146,6 +146,8 @@ def _convert(value, dtype, op_name):
         return value
     if isinstance(value, Variable):
         return value.value()
+    if type(value) is float and dtype is not None and dtype.kind == "f":
+        return Tensor(dtype.type(value))  # the common `x * 0.5`: no array conversion needed
     try:
         return convert_to_tensor(value, dtype=dtype)
     except TypeError as e:

@@ -110,7 +110,7 @@ class GradientTape:
         tracked.add(out._id)
         # The weak reference lets a picture of the tape show the value while someone
         # else keeps it alive; the tape itself keeps only what the VJP rule needs.
-        self._records.append((prim, tuple(x._id for x in inputs), out._id,
+        self._records.append((prim, tuple([x._id for x in inputs]), out._id,
                               out if prim.keeps_output else None,
                               inputs if prim.keeps_inputs else None, attrs, weakref.ref(out)))
 
@@ -328,7 +328,7 @@ class GradientTape:
             grads = prim.vjp(g, ans, (None,) * len(in_ids) if inputs is None else inputs, attrs, wanted)
             for i, gi in zip(in_ids, grads):
                 if gi is not None and i in needed:
-                    adjoints[i] = gi if i not in adjoints else adjoints[i] + gi
+                    adjoints[i] = gi if i not in adjoints else _accumulate(adjoints[i], gi)
             if on_step is not None:
                 on_step(record, adjoints)
         return adjoints
@@ -370,6 +370,14 @@ class GradientTape:
                 g = zeros(shape(s), dtype=s.dtype)
             out.append(g)
         return out
+
+
+def _accumulate(a, b):
+    """a + b for two adjoints of one value. An add op when a tape is listening (a gradient of
+    the gradient needs it), plain NumPy otherwise: the same number, without the op's overhead."""
+    if recording._state.recorders:
+        return a + b
+    return Tensor(a._value + b._value)
 
 
 def _popping(records):

@@ -22,7 +22,8 @@ from .creation import zeros_like
 
 
 def _float_input(op_name, x):
-    (x,) = convert_inputs(op_name, x)
+    if type(x) is not Tensor:
+        (x,) = convert_inputs(op_name, x)
     if x._value.dtype.kind != "f":
         raise TypeError(f"{op_name}: expected a floating-point tensor, got {x.dtype.name}. "
                         f"Convert it first, e.g. mt.cast(x, mt.float32).")
@@ -54,10 +55,13 @@ def _binary(name, forward, vjp, jvp, keeps="inputs"):
                      keeps=keeps, broadcasts=True)
 
     def op(x, y):
-        x, y = convert_inputs(name, x, y)
-        if x._value.shape != y._value.shape:
+        if type(x) is not Tensor or type(y) is not Tensor or x._value.dtype != y._value.dtype:
+            x, y = convert_inputs(name, x, y)
+        try:
+            return apply(prim, [x, y])
+        except ValueError:  # checked only on failure: most calls have compatible shapes
             broadcast_shape(name, x._value.shape, y._value.shape)
-        return apply(prim, [x, y])
+            raise
 
     op.__name__ = op.__qualname__ = name
     op.primitive = prim
