@@ -183,11 +183,13 @@ class GradientTape:
         flat_sources = self._checked_sources(sources)
         seeds = self._seeds(target, output_gradients)
         self._leave_context()
-        adjoints = self._backward(seeds, needed=self._needed(flat_sources), keep={s._id for s in flat_sources},
-                                  release=True)
+        try:
+            adjoints = self._backward(seeds, needed=self._needed(flat_sources), keep={s._id for s in flat_sources},
+                                      release=True)
+        finally:  # even if a rule fails midway: a half-swept tape must never answer again
+            self._release_unless_persistent()
         grads = [adjoints.get(s._id) for s in flat_sources]
-        self._finish_answering()
-        return nest.pack_sequence_as(sources, self._finish(grads, flat_sources, unconnected))
+        return nest.pack_sequence_as(sources, self._final_results(grads, flat_sources, unconnected))
 
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE):
         """The full Jacobian d target[i...] / d source[j...], shaped ``target.shape + source.shape``.
@@ -199,11 +201,13 @@ class GradientTape:
         target = self._checked_target(target)
         self._leave_context()
         n_out = int(np.prod(target._value.shape))
-        rows = self._one_hot_passes(target, flat_sources, n_out, lambda i: _one_hot(target, i))
-        self._finish_answering()
+        try:
+            rows = self._one_hot_passes(target, flat_sources, n_out, lambda i: _one_hot(target, i))
+        finally:
+            self._release_unless_persistent()
         jacobians = [None if r is None else reshape(stack(r), target._value.shape + s._value.shape)
                      for r, s in zip(rows, flat_sources)]
-        return nest.pack_sequence_as(sources, self._finish(
+        return nest.pack_sequence_as(sources, self._final_results(
             jacobians, flat_sources, unconnected, shape=lambda s: target._value.shape + s._value.shape))
 
     def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE):
@@ -222,17 +226,19 @@ class GradientTape:
                              f"dimension, got shapes {t_shape} and {s_shape}")
         self._leave_context()
         n_cols = int(np.prod(t_shape[1:]))
-        (cols,) = self._one_hot_passes(target, [source], n_cols, lambda j: _one_hot_column(target, j))
-        self._finish_answering()
+        try:
+            (cols,) = self._one_hot_passes(target, [source], n_cols, lambda j: _one_hot_column(target, j))
+        finally:
+            self._release_unless_persistent()
         shape = t_shape + s_shape[1:]
         result = None if cols is None else reshape(stack(cols, axis=1), shape)
-        return self._finish([result], [source], unconnected, shape=lambda s: shape)[0]
+        return self._final_results([result], [source], unconnected, shape=lambda s: shape)[0]
 
     # -- the steps of an answer --------------------------------------------------------------
     def _check_usable(self, method, unconnected_gradients):
         if self._records is None:
-            raise RuntimeError(f"GradientTape.{method}: this non-persistent tape has already answered once and "
-                               f"released its records. Create it with mt.GradientTape(persistent=True) to ask "
+            raise RuntimeError(f"GradientTape.{method}: this non-persistent tape has already answered once (or "
+                               f"failed while answering) and released its records. Create it with mt.GradientTape(persistent=True) to ask "
                                f"for several gradients, or record again in a new `with` block.")
         return _unconnected_mode(unconnected_gradients)
 
@@ -249,7 +255,7 @@ class GradientTape:
                               "actually want to trace the gradient in order to compute higher order "
                               "derivatives.", stacklevel=3)
 
-    def _finish_answering(self):
+    def _release_unless_persistent(self):
         if not self._persistent:
             self._records = None  # release everything: the tape has answered
             self._tracked = set()
@@ -359,7 +365,7 @@ class GradientTape:
         return [None if not passes or passes[0][j] is None else [p[j] for p in passes]
                 for j in range(len(sources))]
 
-    def _finish(self, grads, sources, unconnected, shape=lambda s: s._value.shape):
+    def _final_results(self, grads, sources, unconnected, shape=lambda s: s._value.shape):
         """Apply the dtype and unconnected-gradient rules to the raw results."""
         out = []
         for g, s in zip(grads, sources):

@@ -438,3 +438,17 @@ def test_tape_length_counts_recorded_ops():
         y = mt.sin(x) * x
         unrelated = c * c
     assert len(tape) == 2 and unrelated.numpy() == 4.0
+
+
+def test_a_failing_gradient_rule_spends_the_tape_instead_of_corrupting_it():
+    @mt.custom_gradient
+    def bad(x):
+        return x * 1.0, lambda dy: (dy, dy)  # two gradients for one input
+
+    x = mt.Variable(2.0)
+    with mt.GradientTape() as tape:
+        y = bad(x) * x
+    with pytest.raises(ValueError, match="returned 2 gradients for 1 inputs"):
+        tape.gradient(y, x)
+    with pytest.raises(RuntimeError, match="failed while answering"):
+        tape.gradient(y, x)  # never a gradient from a half-swept tape
