@@ -18,10 +18,14 @@ Where to read the source, in order:
 * ``forward.py``: forward mode (``mt.autodiff.ForwardAccumulator``);
 * ``custom_gradient.py``: user-defined gradient rules;
 * ``numeric.py``: finite differences and gradient checking;
-* ``dual.py``: dual numbers, forward mode in a few lines.
+* ``dual.py``: dual numbers, forward mode in a few lines;
+* ``trace.py``: evaluation traces, the three tables of the AD literature;
+* ``viz.py``: pictures of tapes (needs Graphviz; ``mt.viz`` loads it on first use).
 """
 
-from . import autodiff, dual, linalg, math, nn, numeric, ops, random, test  # noqa: F401
+import importlib
+
+from . import autodiff, dual, linalg, math, nn, numeric, ops, random, test, trace  # noqa: F401
 from .custom_gradient import custom_gradient
 from .numeric import check_gradients
 from .dtypes import DType, as_dtype, bool, float16, float32, float64, int8, int16, int32, int64, uint8  # noqa: A004
@@ -31,7 +35,13 @@ from .tensor import Tensor, TensorShape, Variable, constant, convert_to_tensor, 
 
 __version__ = "0.1.0"
 
+
+def __getattr__(name):
+    if name == "viz":  # needs the graphviz package: imported on first use, so the core needs only NumPy
+        return importlib.import_module("minitape.viz")
+    raise AttributeError(f"module 'minitape' has no attribute {name!r}")
+
 __all__ = ["GradientTape", "UnconnectedGradients", "custom_gradient", "check_gradients", "Tensor", "TensorShape", "Variable",
            "constant", "convert_to_tensor", "is_tensor", "DType", "as_dtype", "bool", "float16", "float32",
            "float64", "int8", "int16", "int32", "int64", "uint8", "autodiff", "dual", "linalg", "math", "nn",
-           "numeric", "random", "test"] + ops.__all__
+           "numeric", "random", "test", "trace"] + ops.__all__

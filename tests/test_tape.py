@@ -452,3 +452,16 @@ def test_a_failing_gradient_rule_spends_the_tape_instead_of_corrupting_it():
         tape.gradient(y, x)
     with pytest.raises(RuntimeError, match="failed while answering"):
         tape.gradient(y, x)  # never a gradient from a half-swept tape
+
+
+def test_the_core_needs_only_numpy():
+    # import minitape must not load graphviz; without it a tape still shows as text
+    import subprocess
+    import sys
+    code = ("import sys; sys.modules['graphviz'] = None\n"  # as if graphviz were not installed
+            "import minitape as mt\n"
+            "x = mt.Variable(1.0)\n"
+            "with mt.GradientTape() as t:\n    y = x * x\n"
+            "print(t._repr_mimebundle_()['text/plain'])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "<GradientTape: 1 ops> (pip install graphviz to see its picture)"

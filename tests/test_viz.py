@@ -1,0 +1,244 @@
+"""Pictures of tapes: nodes, edges, labels and styles of small tapes; determinism; rendering; big tapes."""
+
+import re
+import time
+
+import graphviz
+import pytest
+
+import minitape as mt
+from minitape import trace, viz
+
+
+def nodes(source):
+    """{node name: its attribute text} for the value and op nodes (n0, n1, ...) of a DOT source."""
+    return dict(re.findall(r"^\s*(n\d+) \[(.*)\]$", source, re.MULTILINE))
+
+
+def edges(source):
+    return re.findall(r"^\s*(n\d+) -> (n\d+)", source, re.MULTILINE)
+
+
+def small_tape():
+    """y = x * c + 1 with a Variable x, a watched constant c and an unwatched constant 1."""
+    x = mt.Variable(3.0, name="x")
+    c = mt.constant(2.0)
+    with mt.GradientTape(persistent=True) as tape:
+        tape.watch(c)
+        y = x * c + 1.0
+    return tape, x, c, y
+
+
+def classic(x1, x2):
+    v1, v2, v3 = mt.math.log(x1), x1 * x2, mt.sin(x2)
+    return v1 + v2 - v3
+
+
+def test_one_node_per_value_and_op_edges_in_data_flow_order():
+    tape, x, c, y = small_tape()
+    source = viz.to_dot(tape, y)
+    found = nodes(source)
+    assert len(found) == 7  # x, c, multiply, v1, 1.0, add, v2
+    # c was watched first (n0), x read later (n1); multiply(x, c) then add(v1, 1.0)
+    assert edges(source) == [("n1", "n2"), ("n0", "n2"), ("n2", "n3"), ("n3", "n5"), ("n4", "n5"), ("n5", "n6")]
+    assert "rankdir=LR" in source and "rankdir=TB" in viz.to_dot(tape, rankdir="TB")
+
+
+def test_labels_show_name_value_shape_and_dtype():
+    tape, x, c, y = small_tape()
+    found = nodes(viz.to_dot(tape, y))
+    assert found["n0"].startswith('label="v-1\\n2\\n() float32"')  # watched first: the first input
+    assert found["n1"].startswith('label="x\\n3\\n() float32"')  # a Variable goes by its name
+    assert found["n2"].startswith("label=multiply")
+    assert found["n4"].startswith('label="c1\\n1\\n() float32"')
+    assert found["n6"].startswith('label="v2\\n7\\n() float32"')
+
+
+def test_each_kind_has_its_style_and_the_legend_explains_them():
+    tape, x, c, y = small_tape()
+    source = viz.to_dot(tape, y)
+    found = nodes(source)
+    assert viz.STYLES["watched"][1]["fillcolor"] in found["n0"]
+    assert viz.STYLES["variable"][1]["fillcolor"] in found["n1"]
+    assert "dashed" in found["n4"]
+    assert "ellipse" in found["n2"] and "ellipse" in found["n5"]
+    assert "bold" in found["n6"] and "bold" not in found["n3"]
+    looks = {re.sub(r'label=("[^"]*"|\S+) ', "", found[n]) for n in ("n0", "n1", "n2", "n3", "n4", "n6")}
+    assert len(looks) == 6  # watched, Variable, op, result, constant, target: all different
+    legend = dict(re.findall(r'^\s*legend_(\w+) \[label=("[^"]+"|\w+) ', source, re.MULTILINE))
+    assert legend == {"variable": "Variable", "watched": '"watched tensor"',
+                      "constant": '"constant (not watched)"', "result": '"result of an op"', "target": "target",
+                      "op": "operation"}
+    assert "cluster_legend" not in viz.to_dot(tape, y, legend=False)
+
+
+def test_nodes_off_the_path_to_the_target_are_grey():
+    x = mt.Variable(3.0, name="x")
+    w = mt.Variable(2.0, name="w")
+    with mt.GradientTape() as tape:
+        y = x * w
+        unused = mt.sin(x)
+    source = viz.to_dot(tape, y)
+    grey = {n for n, attrs in nodes(source).items() if viz.GREY["color"] in attrs}
+    assert grey == {"n4", "n5"}  # sin and its result
+    assert "does not lead to the target" in source
+    # with sources: w does not depend on x, so the backward pass from y to x never visits it
+    source = viz.to_dot(tape, y, sources=x)
+    grey = {n for n, attrs in nodes(source).items() if viz.GREY["color"] in attrs}
+    assert grey == {"n1", "n4", "n5"} and "not between sources and target" in source
+    assert viz.GREY["color"] not in viz.to_dot(tape, legend=False)  # no target: nothing is off the path
+    del unused
+
+
+def test_grads_show_adjoints_and_partials_label_edges():
+    t = trace.evaluation_trace(classic, x1=2.0, x2=5.0)
+    source = viz.to_dot(t.tape, t.output, grads=True, partials=True)
+    labels = [attrs.split('"')[1] for attrs in nodes(source).values() if attrs.startswith('label="')]
+    assert labels[0] == "x1\\n2\\n() float64\\nadjoint 5.5"
+    assert labels[1] == "x2\\n5\\n() float64\\nadjoint 1.716"
+    assert labels[-1] == "v5\\n11.65\\n() float64\\nadjoint 1"
+    edge_labels = re.findall(r"^\s*n(\d+) -> n(\d+) \[label=(\S+)\]", source, re.MULTILINE)
+    assert ("0", "2", "0.5") in edge_labels  # d log(x1) / d x1 = 1 / x1
+    assert ("1", "4", "2") in edge_labels  # d (x1 x2) / d x2 = x1
+    assert "edge numbers" in source
+    with pytest.raises(ValueError, match="needs targets"):
+        viz.draw(t.tape, grads=True)
+
+
+def test_tangents_of_a_live_accumulator_without_its_arithmetic():
+    x = mt.Variable(2.0, name="x")
+    with mt.GradientTape() as plain:
+        mt.sin(x) * x
+    with mt.GradientTape() as tape, mt.autodiff.ForwardAccumulator(x, mt.constant(1.0)) as acc:
+        y = mt.sin(x) * x
+    assert len(tape) > len(plain)  # the tape also recorded the accumulator's JVP ops...
+    source = viz.to_dot(tape, y, accumulator=acc, legend=False)
+    assert len(nodes(source)) == 5  # ... which the picture leaves out
+    labels = [attrs.split('"')[1] for attrs in nodes(source).values() if attrs.startswith('label="')]
+    assert labels[0].endswith("tangent 1") and labels[-1].endswith(f"tangent {trace.format_number(acc.jvp(y))}")
+
+
+def test_a_long_computation_under_an_accumulator_draws_quickly():
+    x = mt.Variable(1.0, name="x")
+    with mt.GradientTape() as tape, mt.autodiff.ForwardAccumulator(x, mt.constant(1.0)) as acc:
+        y = x
+        for _ in range(3_000):
+            y = mt.sin(y)
+    start = time.perf_counter()
+    source = viz.to_dot(tape, y, accumulator=acc, max_nodes=20)
+    assert time.perf_counter() - start < 1.0  # a generous bound
+    assert "5,981 more values and ops not drawn" in source  # 1 + 2 * 3,000 in all: the JVP ops are left out
+
+
+def test_a_value_nobody_kept_says_so():
+    x = mt.Variable(1.0, name="x")
+    with mt.GradientTape() as tape:
+        y = mt.exp(mt.sin(x))  # exp keeps only its output, so sin's result is dropped
+    assert 'label="v1\\nvalue not kept"' in viz.to_dot(tape, y)
+
+
+def test_same_code_same_source():
+    sources, ids = [], []
+    for _ in range(2):  # the same code twice: new tensors, new ids
+        tape, x, c, y = small_tape()
+        sources.append(viz.to_dot(tape, y, grads=True, partials=True))
+        ids.append(y._id)
+    assert ids[0] != ids[1] and sources[0] == sources[1]
+
+
+def test_renders_to_svg_with_dot():
+    tape, x, c, y = small_tape()
+    svg = viz.draw(tape, y).pipe(format="svg", encoding="utf-8")
+    assert svg.count('class="node"') == 7 + 6  # 7 values and ops, 6 legend entries
+    bundle = viz.tape_mimebundle(tape)
+    assert bundle["text/plain"] == "<GradientTape: 5 values, 2 ops>"
+    assert "<svg" in bundle["image/svg+xml"]
+    assert "image/svg+xml" not in viz.tape_mimebundle(tape, exclude=["image/svg+xml"])
+    assert repr(viz.draw(tape)) == "<minitape picture: 5 values, 2 ops>"
+    formatter = pytest.importorskip("IPython.core.formatters")
+    shown, _ = formatter.DisplayFormatter().format(viz.draw(tape))  # what a notebook stores
+    assert shown["text/plain"] == "<minitape picture: 5 values, 2 ops>" and "<svg" in shown["image/svg+xml"]
+    empty = viz.draw(mt.GradientTape())
+    assert repr(empty) == "<minitape picture: 0 values, 0 ops>" and "cluster_legend" not in empty.source
+
+
+def test_missing_dot_says_how_to_install_graphviz(monkeypatch, tmp_path):
+    tape, x, c, y = small_tape()
+    monkeypatch.setenv("PATH", str(tmp_path))  # no dot there
+    with pytest.raises(viz.GraphvizNotFound, match="apt-get install graphviz.*brew install graphviz.*conda") as e:
+        viz.draw(tape).pipe(format="svg")
+    assert isinstance(e.value, graphviz.ExecutableNotFound)
+    with pytest.raises(viz.GraphvizNotFound):
+        viz.draw(tape).render(tmp_path / "tape", format="svg")
+    with pytest.raises(viz.GraphvizNotFound):
+        viz.tape_mimebundle(tape)
+    assert viz.to_dot(tape).startswith("digraph")
+
+
+def test_spent_tape_says_why_and_what_to_do():
+    x = mt.Variable(1.0)
+    with mt.GradientTape() as tape:
+        y = x * x
+    tape.gradient(y, x)
+    for show in (viz.draw, viz.tape_mimebundle):
+        with pytest.raises(RuntimeError, match="already answered.*before calling tape.gradient.*persistent=True"):
+            show(tape)
+
+
+def test_a_huge_tape_shows_its_start_and_how_much_was_left_out():
+    x = mt.Variable(1.0, name="x")
+    with mt.GradientTape() as tape:
+        y = x
+        for _ in range(10_000):
+            y = y * 1.0001
+    start = time.perf_counter()
+    source = viz.to_dot(tape, y, max_nodes=50)
+    assert time.perf_counter() - start < 1.0  # a generous bound: it takes a few hundredths
+    assert len(nodes(source)) == 50
+    assert "… 29,951 more values and ops not drawn (max_nodes=50)" in source  # 1 + 3 * 10,000 in all
+    assert viz.draw(tape, max_nodes=50).pipe(format="svg")  # and dot draws it
+    with pytest.raises(ValueError, match="max_nodes"):
+        viz.draw(tape, max_nodes=0)
+
+
+def test_backward_steps_highlight_one_op_and_fill_in_adjoints():
+    t = trace.evaluation_trace(classic, x1=2.0, x2=5.0)
+    steps = viz.backward_steps(t.tape, t.output)
+    assert len(steps) == 6 and repr(steps) == "<backward pass: 5 steps>"
+    first, last = steps[0].source, steps[-1].source
+    assert first.count("adjoint ?") == 6 and "adjoint 1" in first  # only the target's is known
+    assert "adjoint ?" not in last and "adjoint 5.5" in last
+    lit = viz.HIGHLIGHT["fillcolor"]
+    highlighted = [re.findall(r"label=(\w+) [^\n]*" + lit, steps[k].source) for k in range(len(steps))]
+    assert highlighted == [[], ["subtract"], ["add"], ["sin"], ["multiply"], ["log"]]
+    assert steps.title(1) == "step 1 of 5: subtract passes the adjoint of v5 to its inputs"
+    assert repr(steps[2]) == repr(steps[-4]) == "<minitape picture: backward pass, step 2 of 5>"
+    with pytest.raises(ValueError, match="not recorded by this tape"):
+        viz.backward_steps(t.tape, mt.constant(1.0))
+
+
+def test_strip_stacks_chosen_frames_in_one_picture():
+    t = trace.evaluation_trace(classic, x1=2.0, x2=5.0)
+    steps = viz.backward_steps(t.tape, t.output)
+    picture = viz.strip(steps, every=2)
+    assert re.findall(r"subgraph (cluster_step\d+)", picture.source) == [
+        "cluster_step5", "cluster_step4", "cluster_step2", "cluster_step0"]  # dot stacks later ones higher
+    assert repr(picture) == "<minitape picture: backward pass, 4 of 6 pictures>"
+    assert "<svg" in picture.pipe(format="svg", encoding="utf-8")
+
+
+def test_step_through_is_a_slider_with_a_stable_text():
+    pytest.importorskip("ipywidgets")
+    t = trace.evaluation_trace(classic, x1=2.0, x2=5.0)
+    slider = viz.step_through(viz.backward_steps(t.tape, t.output))
+    bundle = slider._repr_mimebundle_()
+    assert bundle["text/plain"] == "<slider over the 6 pictures of the backward pass>"
+    assert slider.widget.children[0].max == 5
+
+
+def test_a_tape_draws_itself_in_a_notebook():
+    tape, x, c, y = small_tape()
+    if not hasattr(tape, "_repr_mimebundle_"):
+        pytest.skip("GradientTape._repr_mimebundle_ (which calls viz.tape_mimebundle) is not there yet")
+    bundle = tape._repr_mimebundle_()
+    assert bundle["text/plain"] == "<GradientTape: 5 values, 2 ops>" and "<svg" in bundle["image/svg+xml"]
