@@ -63,3 +63,17 @@ class paused:
 
     def __exit__(self, *exc):
         insert(self.position, self.recorder)
+
+
+class silenced:
+    """Context manager: no recorder in this thread hears anything inside the block.
+
+    For computations *about* a tape (pictures, trace tables) that must not
+    change any tape.
+    """
+
+    def __enter__(self):
+        self.saved, _state.recorders = _state.recorders, []
+
+    def __exit__(self, *exc):
+        _state.recorders = self.saved

@@ -351,12 +351,15 @@ class GradientTape:
         """The adjoint of every tracked value, by id, without spending the tape.
 
         For pictures and trace tables of the backward pass; ``gradient`` is
-        the way to get gradients.
+        the way to get gradients. No tape records this computation, not even
+        one still open.
         """
         if self._records is None:
             raise RuntimeError("this non-persistent tape has already answered and released its records")
-        seeds = self._seeds(target, output_gradients)
-        return self._backward(seeds, needed=self._tracked, keep=self._tracked, release=False, on_step=on_step)
+        with recording.silenced():
+            seeds = self._seeds(target, output_gradients)
+            return self._backward(seeds, needed=self._tracked, keep=self._tracked, release=False,
+                                  on_step=on_step)
 
     def _one_hot_passes(self, target, sources, n_passes, seed_for):
         """Run ``n_passes`` sweeps seeded by ``seed_for(k)``; per source, the list of results (or None)."""

@@ -242,3 +242,14 @@ def test_a_tape_draws_itself_in_a_notebook():
         pytest.skip("GradientTape._repr_mimebundle_ (which calls viz.tape_mimebundle) is not there yet")
     bundle = tape._repr_mimebundle_()
     assert bundle["text/plain"] == "<GradientTape: 5 values, 2 ops>" and "<svg" in bundle["image/svg+xml"]
+
+
+def test_drawing_inside_the_with_block_changes_no_tape():
+    x = mt.Variable(2.0, name="x")
+    with mt.GradientTape(persistent=True) as outer:
+        with mt.GradientTape(persistent=True) as tape:
+            y = mt.sin(x) * x
+            before = (len(tape), len(outer))
+            viz.to_dot(tape, targets=y, grads=True, partials=True)
+            viz.backward_steps(tape, y)
+        assert (len(tape), len(outer)) == before
