@@ -21,6 +21,7 @@ pass too, so ``acc.jvp(tape.gradient(f, x))`` is a Hessian-vector product.
 """
 
 import collections
+import weakref
 
 from . import nest, recording
 from .ops import zeros
@@ -43,7 +44,9 @@ class ForwardAccumulator:
         except ValueError as e:
             raise ValueError(f"ForwardAccumulator: give one tangent per primal, in the same structure: {e}") \
                 from None
-        self._tangents = {}  # id -> tangent of that value
+        self._tangents = {}  # id -> tangent of that value, while the value is alive
+        self._alive = {}  # id -> weak reference to an op's result; its death drops the tangent
+        self._jvp_spans = []  # (first id, last id) of the tensors each JVP rule created: its own arithmetic
         for k, (p, t) in enumerate(zip(flat_primals, flat_tangents)):
             if not isinstance(p, Tensor):
                 raise TypeError(f"ForwardAccumulator: primal {k} must be a tensor or Variable, got "
@@ -79,6 +82,11 @@ class ForwardAccumulator:
             tangent = prim.jvp(tangents, out, inputs, attrs)
         if tangent is not None:
             self._tangents[out._id] = tangent
+            # Like the values themselves, tangents of intermediate results are dropped as soon as
+            # nobody holds the result: forward mode keeps no history of the computation.
+            self._alive[out._id] = weakref.ref(out, _forget(out._id, self._tangents, self._alive))
+            if tangent._id > out._id:
+                self._jvp_spans.append((out._id + 1, tangent._id))
 
     def variable_accessed(self, variable):
         pass  # a Variable's reads share its id, so its tangent is found without watching
@@ -98,6 +106,13 @@ class ForwardAccumulator:
 
     def __repr__(self):
         return f"<ForwardAccumulator: {len(self._tangents)} tangents>"
+
+
+def _forget(i, tangents, alive):
+    def callback(_):
+        tangents.pop(i, None)
+        alive.pop(i, None)
+    return callback
 
 
 class OpCounter:

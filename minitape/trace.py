@@ -168,23 +168,20 @@ def _known_tensors(tape, records, kept):
 def _without_tangent_arithmetic(records, accumulator):
     """The records that are not the accumulator's own tangent arithmetic.
 
-    A tape recording while a ForwardAccumulator is active also records the ops
-    of the JVP rules (that is how reverse-over-forward works). While the
-    accumulator handles an op with output ``p``, the ops it runs create ids
-    after ``p`` and up to ``p``'s tangent, and get no tangent themselves.
-    (An op of the function without a tangent that falls in such a span would
-    be hidden too; spans are that wide only if an accumulator replays a tape.)
+    A tape recording while a ForwardAccumulator is active also records the
+    ops of the JVP rules (that is how reverse-over-forward works). The
+    accumulator notes the span of ids each JVP rule created; records whose
+    result falls in a span are its arithmetic, not the function's.
     """
-    tangents = accumulator._tangents
-    spans = sorted((p, t._id) for p, t in tangents.items() if t._id > p)
+    spans = sorted(accumulator._jvp_spans)
     starts = [start for start, _ in spans]
     reach = list(itertools.accumulate((end for _, end in spans), max))  # the furthest end so far
 
     def in_a_span(i):
-        k = bisect.bisect_left(starts, i) - 1  # spans[:k + 1] start before i
+        k = bisect.bisect_right(starts, i) - 1  # spans[:k + 1] start at or before i
         return k >= 0 and reach[k] >= i
 
-    return [r for r in records if r[2] in tangents or not in_a_span(r[2])]
+    return [r for r in records if not in_a_span(r[2])]
 
 
 def local_partials(op, values):

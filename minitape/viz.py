@@ -388,11 +388,17 @@ def step_through(steps):
 
     In a notebook, ``step_through(backward_steps(tape, y))``; show
     ``strip(...)`` of the same steps too, for readers without a kernel.
+    The picture lives in an HTML widget whose value the slider replaces, so
+    nothing is displayed outside the widget (a stored notebook holds only
+    the widget and its text).
     """
     import ipywidgets  # the course's dependency, not the library's
-    from IPython.display import display
+
+    def svg(k):
+        return steps[k].pipe(format="svg", encoding="utf-8")
 
     slider = ipywidgets.IntSlider(value=0, min=0, max=len(steps) - 1, description="step")
-    view = ipywidgets.interactive_output(lambda step: display(steps[step]), {"step": slider})
+    picture = ipywidgets.HTML(value=svg(0))
+    slider.observe(lambda change: setattr(picture, "value", svg(change["new"])), names="value")
     text = f"<slider over the {len(steps)} pictures of the backward pass>"
-    return _StableWidget(ipywidgets.VBox([slider, view]), text)
+    return _StableWidget(ipywidgets.VBox([slider, picture]), text)

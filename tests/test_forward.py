@@ -126,3 +126,24 @@ def test_dual_numbers():
         assert dual.derivative(fn, 0.7) == pytest.approx(dfn(0.7), rel=1e-14)
     assert dual.derivative(lambda x: 5.0, 1.0) == 0.0
     assert repr(dual.Dual(1, 2)) == "Dual(1.0, 2.0)"
+
+
+def test_forward_mode_keeps_no_history():
+    # only the tangents of values still alive are kept: memory does not grow with the computation
+    x = mt.constant(np.ones(1000))
+    with mt.autodiff.ForwardAccumulator(x, mt.constant(np.ones(1000))) as acc:
+        y = x
+        for _ in range(200):
+            y = mt.sin(y)
+        held = len(acc._tangents)
+    assert held <= 3, f"{held} tangents kept for a chain of 200 ops"
+    np.testing.assert_allclose(acc.jvp(y).numpy()[0], np.prod(np.cos(_sin_chain(1.0, 200))), rtol=1e-12)
+
+
+def _sin_chain(x, n):
+    """The points where sin's derivative is taken along x, sin x, sin sin x, ..."""
+    points = []
+    for _ in range(n):
+        points.append(x)
+        x = np.sin(x)
+    return points

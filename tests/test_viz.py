@@ -233,7 +233,11 @@ def test_step_through_is_a_slider_with_a_stable_text():
     slider = viz.step_through(viz.backward_steps(t.tape, t.output))
     bundle = slider._repr_mimebundle_()
     assert bundle["text/plain"] == "<slider over the 6 pictures of the backward pass>"
-    assert slider.widget.children[0].max == 5
+    control, picture = slider.widget.children
+    assert control.max == 5 and picture.value.count("<svg") == 1
+    first = picture.value
+    control.value = 3  # moving the slider replaces the picture
+    assert picture.value != first and "step 3 of 5" in picture.value
 
 
 def test_a_tape_draws_itself_in_a_notebook():
