@@ -109,7 +109,10 @@ def error_curve(f, derivative, x, method="forward", dtype="float64", steps=None)
     if method not in _DIFFERENCES:
         raise ValueError(f"method must be one of {sorted(_DIFFERENCES)}, got {method!r}")
     dtype = np.dtype(getattr(dtype, "as_numpy_dtype", dtype))
-    steps = np.logspace(-16, 0, 129) if steps is None else np.asarray(steps, dtype=np.float64)
+    if steps is None:
+        steps = np.logspace(-16, 0, 129)
+        steps = steps[dtype.type(steps) > 0]  # float16 cannot even hold the smallest ones
+    steps = np.asarray(steps, dtype=np.float64)
     x = dtype.type(x)
     exact = float(derivative(np.float64(x)))
     with np.errstate(all="ignore"):

@@ -47,6 +47,12 @@ def test_best_step_is_near_the_theory(dtype, method, power):
     assert curve.errors[curve.steps < theory / 100].min() > 10 * best
 
 
+def test_error_curve_in_float16_skips_steps_it_cannot_hold():
+    curve = numeric.error_curve(np.exp, np.exp, 1.0, "central", dtype="float16")
+    assert np.all(np.float16(curve.steps) > 0) and 1e-3 < curve.best_step < 1.0
+    assert curve.errors.min() < 1e-2  # float16 keeps about 3 digits
+
+
 def test_jacobian_and_gradient_of_array_functions_and_their_cost():
     calls = []
 
