@@ -287,10 +287,11 @@ def _assert_close(f, xs, rtol, atol, delta, what):
         excess = np.abs(t - n) - (atol + rtol * np.abs(n))
         if excess.size and (np.nanmax(excess) > 0 or np.isnan(excess).any()):
             row, col = np.unravel_index(np.nanargmax(np.where(np.isnan(excess), np.inf, excess)), excess.shape)
-            rel = abs(t[row, col] - n[row, col]) / max(abs(n[row, col]), np.finfo(np.float64).tiny)
+            error = abs(t[row, col] - n[row, col])
+            relative = f"{error / abs(n[row, col]):.3g}" if n[row, col] else "inf"
             problems.append(f"  argument {k} (shape {tuple(xs[k].shape)}): worst element is d output[{row}] / "
                             f"d input[{col}] (flat indices): tape {t[row, col]:.10g}, finite differences "
-                            f"{n[row, col]:.10g}, relative error {rel:.3g}")
+                            f"{n[row, col]:.10g}, relative error {relative} (absolute {error:.3g})")
     if problems:
         raise AssertionError(f"{what}the tape's derivatives differ from central finite differences "
                              f"(rtol={rtol}, atol={atol}):\n" + "\n".join(problems))

@@ -94,6 +94,14 @@ def test_check_gradients_passes_quietly_and_explains_failures():
     message = str(info.value)
     assert "argument 0 (shape (2,))" in message and "d output[1] / d input[1]" in message
     assert "tape 4.2" in message and "finite differences 4" in message and "relative error 0.05" in message
+    assert "(absolute 0.2)" in message
+
+    @mt.custom_gradient
+    def round_through(x):  # a straight-through estimator: gradient 1 where the true derivative is 0
+        return mt.round(x), lambda dy: dy
+
+    with pytest.raises(AssertionError, match=r"tape 1, finite differences 0, relative error inf \(absolute 1\)"):
+        mt.check_gradients(round_through, 0.3)
 
     @mt.custom_gradient
     def wrong_second_derivative(x):  # right first derivative, its own derivative is wrong
