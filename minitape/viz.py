@@ -114,10 +114,15 @@ def _ids(tensors):
 class _Scene:
     """A tape read for drawing: its values and ops, the targets, and which nodes are off the path."""
 
-    def __init__(self, tape, targets=None, sources=None, accumulator=None, partials=False, max_nodes=MAX_NODES):
+    def __init__(self, tape, targets=None, sources=None, accumulator=None, partials=False, max_nodes=MAX_NODES,
+                 names=None):
         if max_nodes is not None and max_nodes < 1:
             raise ValueError(f"max_nodes must be at least 1 (or None to draw everything), got {max_nodes}")
         self.reading = read_tape(tape, accumulator)
+        for label, tensor in (names or {}).items():  # the caller's names for values, e.g. {"y": y}
+            if not isinstance(tensor, Tensor) or tensor._id not in self.reading.values:
+                raise ValueError(f"names[{label!r}] must be a tensor recorded on this tape")
+            self.reading.values[tensor._id].name = label
         self.targets = _ids(targets) or set()
         self.off = _off_path(self.reading, _ids(targets), _ids(sources))
         self.off_text = "does not lead to the target" if sources is None else "not between sources and target"
@@ -214,8 +219,8 @@ def _off_path(reading, target_ids, source_ids):
     return off | {op.index for op in reading.ops if op.output not in on}  # an op is where its result is
 
 
-def draw(tape, targets=None, sources=None, *, grads=False, partials=False, accumulator=None, legend=True,
-         max_nodes=MAX_NODES, rankdir="LR", **graph_attr):
+def draw(tape, targets=None, sources=None, *, grads=False, partials=False, accumulator=None, names=None,
+         legend=True, max_nodes=MAX_NODES, rankdir="LR", **graph_attr):
     """A picture of what ``tape`` recorded: a ``graphviz.Digraph`` that Jupyter shows inline.
 
     Args:
@@ -226,6 +231,8 @@ def draw(tape, targets=None, sources=None, *, grads=False, partials=False, accum
       accumulator: a ForwardAccumulator that was active while the tape
         recorded: show each value's tangent (the ops the accumulator ran
         to compute tangents are left out).
+      names: labels for values, e.g. ``{"x3": x3, "y": y}`` (by default a
+        result is called by its place in the trace: v1, v2, ...).
       legend: explain the node styles in a small box.
       max_nodes: draw at most this many values and ops (``None``: all), and
         say how many were left out.
@@ -242,7 +249,7 @@ def draw(tape, targets=None, sources=None, *, grads=False, partials=False, accum
     if grads and targets is None:
         raise ValueError("draw(grads=True) needs targets=...: an adjoint is d target / d value, so say which "
                          "target")
-    scene = _Scene(tape, targets, sources, accumulator, partials, max_nodes)
+    scene = _Scene(tape, targets, sources, accumulator, partials, max_nodes, names)
     picture = _picture(rankdir, graph_attr)
     used = scene.draw_into(picture, tape._all_adjoints(targets) if grads else {})
     if legend:

@@ -257,3 +257,14 @@ def test_drawing_inside_the_with_block_changes_no_tape():
             viz.to_dot(tape, targets=y, grads=True, partials=True)
             viz.backward_steps(tape, y)
         assert (len(tape), len(outer)) == before
+
+
+def test_values_can_be_given_names():
+    x = mt.Variable(2.0, name="x")
+    with mt.GradientTape() as tape:
+        s = mt.sin(x)
+        y = s * x
+    source = viz.to_dot(tape, targets=y, names={"s": s, "y": y}, legend=False)
+    assert 'label="s\\n' in source and 'label="y\\n' in source and "v1" not in source
+    with pytest.raises(ValueError, match="names\\['z'\\] must be a tensor recorded on this tape"):
+        viz.to_dot(tape, names={"z": mt.constant(1.0)})
