@@ -200,10 +200,14 @@ def local_partials(op, values):
     [2.0, 3.0]
     """
     prim, in_ids, out_id, saved_output, saved_inputs, attrs, _ = op.record
-    tensors = [values[i].tensor for i in (out_id, *in_ids)]
-    if any(t is None or np.size(t._value) != 1 for t in tensors):
+    inputs_known = [values[i].tensor for i in in_ids]
+    if any(t is None or np.size(t._value) != 1 for t in inputs_known):
         return None
-    ones = Tensor(np.ones_like(tensors[0]._value))
+    if prim.keeps_output and saved_output is None:
+        return None  # the rule reads the output, and nobody kept it
+    # The output of scalar inputs is a scalar: the seed needs only its dtype.
+    out = values[out_id].tensor or next(t for t in inputs_known if t._value.dtype.kind == "f")
+    ones = Tensor(np.ones((), dtype=out._value.dtype))
     inputs = (None,) * len(in_ids) if saved_inputs is None else saved_inputs
     with recording.silenced():  # a question about the tape: no tape may record it
         grads = prim.vjp(ones, saved_output, inputs, attrs, [True] * len(in_ids))

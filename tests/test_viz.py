@@ -268,3 +268,12 @@ def test_values_can_be_given_names():
     assert 'label="s\\n' in source and 'label="y\\n' in source and "v1" not in source
     with pytest.raises(ValueError, match="names\\['z'\\] must be a tensor recorded on this tape"):
         viz.to_dot(tape, names={"z": mt.constant(1.0)})
+
+
+def test_edges_are_labelled_even_when_the_result_was_not_kept():
+    x = mt.Variable(2.0, name="x")
+    with mt.GradientTape() as tape:
+        y = mt.exp(x * 0.5)  # exp keeps only its output: x * 0.5 is not kept
+    source = viz.to_dot(tape, targets=y, partials=True, legend=False)
+    assert "value not kept" in source
+    assert "n0 -> n2 [label=0.5]" in source and "n1 -> n2 [label=2]" in source  # d(x*c)/dx = c, d/dc = x
