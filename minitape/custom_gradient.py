@@ -59,7 +59,7 @@ def custom_gradient(f):
 
     @functools.wraps(f)
     def wrapper(*args, **kwargs):
-        inputs = [convert_to_tensor(a) for a in args]
+        inputs = tuple([convert_to_tensor(a) for a in args])
         with _VariableWatcher() as watcher:
             result, grad_fn = f(*inputs, **kwargs)
         if isinstance(result, (list, tuple, dict)):
@@ -74,7 +74,7 @@ def custom_gradient(f):
                             f"grad_fn must accept a keyword argument `variables` and return "
                             f"(input_gradients, variable_gradients)")
         prim = _custom_primitive(f.__name__, y, grad_fn, len(inputs), variables)
-        return apply(prim, inputs + [v.value() for v in variables])
+        return apply(prim, inputs + tuple([v.value() for v in variables]))
 
     return wrapper
 

@@ -22,7 +22,7 @@ keeps what ``keeps`` says the VJP rules read (``"inputs"``, ``"output"``,
 >>> square = Primitive("square", np.square, keeps="inputs",
 ...                    vjp=[lambda g, ans, x: g * (2.0 * x)],
 ...                    jvp=[lambda t, ans, x: t * (2.0 * x)])
->>> apply(square, [convert_to_tensor(3.0)])
+>>> apply(square, (convert_to_tensor(3.0),))
 <mt.Tensor: shape=(), dtype=float32, numpy=9.0>
 """
 
@@ -80,8 +80,9 @@ class Primitive:
         if callable(rules):
             grads = list(rules(g, ans, *inputs, **attrs))
         else:
-            grads = [rule(g, ans, *inputs, **attrs) if want and rule is not None else None
-                     for rule, want in zip(rules, wanted)]
+            grads = []  # a plain loop: Python 3.11 builds a function object for every comprehension
+            for rule, want in zip(rules, wanted):
+                grads.append(rule(g, ans, *inputs, **attrs) if want and rule is not None else None)
         if self.broadcasts:
             for k, grad in enumerate(grads):
                 if grad is not None and grad._value.shape != inputs[k]._value.shape:
@@ -92,7 +93,7 @@ class Primitive:
         """The output's tangent given the inputs' tangents (``None`` = zero), or ``None``."""
         rules = self.jvp_rules
         if rules == "linear":
-            tangents = [ops.zeros_like(x) if t is None else t for t, x in zip(tangents, inputs)]
+            tangents = tuple([ops.zeros_like(x) if t is None else t for t, x in zip(tangents, inputs)])
             return apply(self, tangents, attrs)
         if callable(rules):
             return rules(tangents, ans, *inputs, **attrs)
@@ -111,7 +112,14 @@ def apply(prim, inputs, attrs=NO_ATTRS):
 
     This is the only place where ops are recorded.
     """
-    out = Tensor(prim.forward(*[x._value for x in inputs], **attrs))
+    if attrs:
+        out = Tensor(prim.forward(*[x._value for x in inputs], **attrs))
+    elif len(inputs) == 2:  # the most common ops, spelled out: no list to build
+        out = Tensor(prim.forward(inputs[0]._value, inputs[1]._value))
+    elif len(inputs) == 1:
+        out = Tensor(prim.forward(inputs[0]._value))
+    else:
+        out = Tensor(prim.forward(*[x._value for x in inputs]))
     recorders = recording._state.recorders
     if recorders:
         for recorder in recorders:
@@ -138,7 +146,7 @@ def convert_inputs(op_name, *values):
                 raise TypeError(
                     f"{op_name}: all inputs must have the same dtype, got {np.dtype(dtype).name} and "
                     f"{v._value.dtype.name}. Convert one first, e.g. mt.cast(y, mt.{np.dtype(dtype).name}).")
-    return [_convert(v, dtype, op_name) for v in values]
+    return tuple([_convert(v, dtype, op_name) for v in values])
 
 
 def _convert(value, dtype, op_name):
@@ -147,11 +155,32 @@ def _convert(value, dtype, op_name):
     if isinstance(value, Variable):
         return value.value()
     if type(value) is float and dtype is not None and dtype.kind == "f":
-        return Tensor(dtype.type(value))  # the common `x * 0.5`: no array conversion needed
+        return float_constant(value, dtype)
     try:
         return convert_to_tensor(value, dtype=dtype)
     except TypeError as e:
         raise TypeError(f"{op_name}: {e}") from None
+
+
+_FLOAT_CONSTANTS = {}  # (value, dtype) -> Tensor
+
+
+def float_constant(value, dtype):
+    """The Python float ``value`` as a constant tensor of a floating ``dtype``: the ``0.5`` of ``x * 0.5``.
+
+    Converted once and shared: a constant is never tracked, so one tensor can
+    serve every op that uses it. (0.0 and NaN are not cached: 0.0 == -0.0
+    would mix up the two zeros, and NaN != NaN would never be found.)
+    """
+    key = (value, dtype)
+    tensor = _FLOAT_CONSTANTS.get(key) if value == value and value else None
+    if tensor is None:
+        tensor = Tensor(np.array(value, dtype))  # a 0-d array: NumPy handles it faster than a scalar
+        if value == value and value:
+            if len(_FLOAT_CONSTANTS) >= 1024:  # programs with many distinct constants: start afresh
+                _FLOAT_CONSTANTS.clear()
+            _FLOAT_CONSTANTS[key] = tensor
+    return tensor
 
 
 def broadcast_shape(op_name, *shapes):

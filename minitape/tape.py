@@ -314,9 +314,9 @@ class GradientTape:
     def _needed(self, sources):
         """The ids of the values that depend on some source: only they need an adjoint."""
         needed = {s._id for s in sources if s._id in self._tracked}
-        for _, in_ids, out_id, *_ in self._records:
-            if not needed.isdisjoint(in_ids):
-                needed.add(out_id)
+        for record in self._records:  # record[1]: the input ids, record[2]: the output id
+            if not needed.isdisjoint(record[1]):
+                needed.add(record[2])
         return needed
 
     def _backward(self, seeds, needed, keep, release, on_step=None):
@@ -336,8 +336,10 @@ class GradientTape:
             g = adjoints.get(out_id) if out_id in keep else adjoints.pop(out_id, None)
             if g is None:
                 continue
-            wanted = [i in needed for i in in_ids]
-            if not any(wanted):
+            wanted = []  # a plain loop: Python 3.11 builds a function object for every comprehension
+            for i in in_ids:
+                wanted.append(i in needed)
+            if True not in wanted:
                 continue
             grads = prim.vjp(g, ans, (None,) * len(in_ids) if inputs is None else inputs, attrs, wanted)
             for i, gi in zip(in_ids, grads):

@@ -16,7 +16,7 @@ first input on a tie.
 import numpy as np
 
 from ..dtypes import as_dtype
-from ..primitive import Primitive, apply, broadcast_shape, convert_inputs
+from ..primitive import Primitive, apply, broadcast_shape, convert_inputs, float_constant
 from ..tensor import Tensor
 from .creation import zeros_like
 
@@ -42,7 +42,7 @@ def _unary(name, forward, vjp, jvp, keeps="inputs", floats_only=True):
 
     def op(x):
         x = _float_input(name, x) if floats_only else convert_inputs(name, x)[0]
-        return apply(prim, [x])
+        return apply(prim, (x,))
 
     op.__name__ = op.__qualname__ = name
     op.primitive = prim
@@ -55,10 +55,12 @@ def _binary(name, forward, vjp, jvp, keeps="inputs"):
                      keeps=keeps, broadcasts=True)
 
     def op(x, y):
-        if type(x) is not Tensor or type(y) is not Tensor or x._value.dtype != y._value.dtype:
+        if type(y) is float and type(x) is Tensor and x._value.dtype.kind == "f":
+            y = float_constant(y, x._value.dtype)  # `x * 0.5`: the commonest case, converted directly
+        elif type(x) is not Tensor or type(y) is not Tensor or x._value.dtype != y._value.dtype:
             x, y = convert_inputs(name, x, y)
         try:
-            return apply(prim, [x, y])
+            return apply(prim, (x, y))
         except ValueError:  # checked only on failure: most calls have compatible shapes
             broadcast_shape(name, x._value.shape, y._value.shape)
             raise
@@ -167,7 +169,7 @@ def where(condition, x=None, y=None):
         raise ValueError("where: give both x and y, or neither")
     x, y = convert_inputs("where", x, y)
     broadcast_shape("where", c._value.shape, x._value.shape, y._value.shape)
-    return apply(_where, [c, x, y])
+    return apply(_where, (c, x, y))
 
 
 _clip_by_value = Primitive(
@@ -189,7 +191,7 @@ def clip_by_value(t, clip_value_min, clip_value_max):
     broadcast_shape("clip_by_value", x._value.shape, lo._value.shape, hi._value.shape)
     if np.any(lo._value > hi._value):
         raise ValueError("clip_by_value: clip_value_min must not be greater than clip_value_max")
-    return apply(_clip_by_value, [x, lo, hi])
+    return apply(_clip_by_value, (x, lo, hi))
 
 
 # -- dtype conversion --------------------------------------------------------------------------
@@ -208,7 +210,7 @@ def cast(x, dtype):
     dtype = as_dtype(dtype).as_numpy_dtype
     if x._value.dtype == dtype:
         return x
-    return apply(_cast, [x], {"dtype": dtype})
+    return apply(_cast, (x,), {"dtype": dtype})
 
 
 # -- functions without a gradient: comparisons, rounding, argmax ---------------------------------

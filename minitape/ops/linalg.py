@@ -52,7 +52,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False):
         raise ValueError(f"matmul: shapes {sa} and {sb} do not fit: the inner dimensions {inner_a} and "
                          f"{inner_b} must be equal (a's columns must match b's rows)")
     broadcast_shape("matmul (batch dimensions)", sa[:-2], sb[:-2])
-    return apply(_matmul, [a, b], {"transpose_a": bool(transpose_a), "transpose_b": bool(transpose_b)})
+    return apply(_matmul, (a, b), {"transpose_a": bool(transpose_a), "transpose_b": bool(transpose_b)})
 
 
 def matrix_transpose(a):

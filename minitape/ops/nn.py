@@ -50,13 +50,13 @@ def softmax(logits, axis=-1):
     array([0.5, 0.5], dtype=float32)
     """
     x, axis = _float_logits("softmax", logits, axis)
-    return apply(_softmax_prim, [x], {"axis": axis})
+    return apply(_softmax_prim, (x,), {"axis": axis})
 
 
 def log_softmax(logits, axis=-1):
     """log(softmax(x)), computed without overflow or log(0)."""
     x, axis = _float_logits("log_softmax", logits, axis)
-    return apply(_log_softmax_prim, [x], {"axis": axis})
+    return apply(_log_softmax_prim, (x,), {"axis": axis})
 
 
 def _same_shapes(op_name, labels, logits):
@@ -83,7 +83,7 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None):
     0.6931471824645996
     """
     z, x = _same_shapes("sigmoid_cross_entropy_with_logits", labels, logits)
-    return apply(_sigmoid_xent, [z, x])
+    return apply(_sigmoid_xent, (z, x))
 
 
 def _softmax_xent_forward(z, x, axis):
@@ -108,7 +108,7 @@ def softmax_cross_entropy_with_logits(labels=None, logits=None, axis=-1):
     """
     z, x = _same_shapes("softmax_cross_entropy_with_logits", labels, logits)
     x, axis = _float_logits("softmax_cross_entropy_with_logits", x, axis)
-    return apply(_softmax_xent, [z, x], {"axis": axis})
+    return apply(_softmax_xent, (z, x), {"axis": axis})
 
 
 __all__ = ["softmax", "log_softmax", "sigmoid_cross_entropy_with_logits", "softmax_cross_entropy_with_logits"]

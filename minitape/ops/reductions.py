@@ -99,7 +99,7 @@ def _reduction(name, prim, what):
         axes = _axes(axis, x._value.ndim, name)
         if name in ("reduce_max", "reduce_min") and x._value.size == 0:
             raise ValueError(f"{name}: the tensor of shape {x._value.shape} is empty: it has no {what}")
-        return apply(prim, [x], {"axis": axes, "keepdims": bool(keepdims)})
+        return apply(prim, (x,), {"axis": axes, "keepdims": bool(keepdims)})
 
     op.__name__ = op.__qualname__ = name
     op.__doc__ = (f"The {what} of the elements along ``axis`` (all of them by default).\n\n"
@@ -145,14 +145,14 @@ def cumsum(x, axis=0, exclusive=False, reverse=False):
     ``reverse`` sums from the end.
     """
     (x,) = convert_inputs("cumsum", x)
-    return apply(_cumsum, [x], {"axis": _axes(axis, x._value.ndim, "cumsum")[0],
+    return apply(_cumsum, (x,), {"axis": _axes(axis, x._value.ndim, "cumsum")[0],
                                 "exclusive": bool(exclusive), "reverse": bool(reverse)})
 
 
 def cumprod(x, axis=0, exclusive=False, reverse=False):
     """Running products along ``axis``: [a, b, c] gives [a, ab, abc] (options as in :func:`cumsum`)."""
     (x,) = convert_inputs("cumprod", x)
-    return apply(_cumprod, [x], {"axis": _axes(axis, x._value.ndim, "cumprod")[0],
+    return apply(_cumprod, (x,), {"axis": _axes(axis, x._value.ndim, "cumprod")[0],
                                  "exclusive": bool(exclusive), "reverse": bool(reverse)})
 
 

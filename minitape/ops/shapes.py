@@ -24,7 +24,7 @@ _identity = Primitive("identity", lambda x: x, keeps="nothing",
 
 def identity(input):
     """A new tensor with the same value (and, unlike ``y = x``, its own place on the tape)."""
-    return apply(_identity, [_input(input)])
+    return apply(_identity, (_input(input),))
 
 
 def stop_gradient(input):
@@ -64,7 +64,7 @@ def reshape(tensor, shape):
     except ValueError:
         raise ValueError(f"reshape: cannot reshape a tensor of shape {x._value.shape} "
                          f"({x._value.size} elements) into shape {shape}") from None
-    return apply(_reshape, [x], {"shape": shape})
+    return apply(_reshape, (x,), {"shape": shape})
 
 
 _transpose = Primitive("transpose", lambda x, perm: np.transpose(x, perm), keeps="nothing",
@@ -84,7 +84,7 @@ def transpose(a, perm=None):
     if sorted(perm) != list(range(ndim)):
         raise ValueError(f"transpose: perm {perm} is not a permutation of the {ndim} dimensions "
                          f"of a tensor of shape {x._value.shape}")
-    return apply(_transpose, [x], {"perm": perm})
+    return apply(_transpose, (x,), {"perm": perm})
 
 
 def expand_dims(input, axis):
@@ -123,7 +123,7 @@ def broadcast_to(input, shape):
         raise ValueError(f"broadcast_to: a tensor of shape {x._value.shape} cannot be broadcast to {shape}")
     if x._value.shape == shape:
         return x
-    return apply(_broadcast_to, [x], {"shape": shape})
+    return apply(_broadcast_to, (x,), {"shape": shape})
 
 
 def _sum_to_shape(g, shape):
@@ -149,7 +149,7 @@ def unbroadcast(x, shape):
     shape = tuple(shape)
     if x._value.shape == shape:
         return x
-    return apply(_unbroadcast, [x], {"shape": shape})
+    return apply(_unbroadcast, (x,), {"shape": shape})
 
 
 # -- indexing and its transpose ------------------------------------------------------------
@@ -168,10 +168,10 @@ def _scatter_forward(g, index, shape):
 
 
 _getitem = Primitive("getitem", lambda x, index: x[index],
-                     vjp=[lambda g, ans, x, index: apply(_scatter, [g], {"index": index, "shape": x._value.shape})],
+                     vjp=[lambda g, ans, x, index: apply(_scatter, (g,), {"index": index, "shape": x._value.shape})],
                      jvp="linear")
 _scatter = Primitive("scatter", _scatter_forward, keeps="nothing",
-                     vjp=[lambda g, ans, x, index, shape: apply(_getitem, [g], {"index": index})],
+                     vjp=[lambda g, ans, x, index, shape: apply(_getitem, (g,), {"index": index})],
                      jvp="linear")
 
 
@@ -193,7 +193,7 @@ def getitem(tensor, index):
         _dummy(x._value.shape)[index]
     except IndexError as e:
         raise IndexError(f"index {index} is not valid for a tensor of shape {x._value.shape}: {e}") from None
-    return apply(_getitem, [x], {"index": index})
+    return apply(_getitem, (x,), {"index": index})
 
 
 # -- joining and repeating ------------------------------------------------------------------
@@ -270,7 +270,7 @@ def tile(input, multiples):
     if len(multiples) != x._value.ndim:
         raise ValueError(f"tile: multiples {multiples} must have one entry per dimension of the "
                          f"input's shape {x._value.shape}")
-    return apply(_tile, [x], {"multiples": multiples})
+    return apply(_tile, (x,), {"multiples": multiples})
 
 
 def shape(input):
