@@ -43,7 +43,7 @@ class Primitive:
       vjp: a list with one rule per input (``None`` for inputs that have no
         gradient, such as a boolean condition), or one function returning
         the gradients of all inputs at once (for ops with a variable number
-        of inputs).
+        of inputs, which do not broadcast).
       jvp: a list with one rule per input, a function of all the tangents at
         once, or ``"linear"``: for a linear op the tangent of the output is
         the op itself applied to the tangents.
@@ -78,15 +78,13 @@ class Primitive:
         """
         rules = self.vjp_rules
         if callable(rules):
-            grads = list(rules(g, ans, *inputs, **attrs))
-        else:
-            grads = []  # a plain loop: Python 3.11 builds a function object for every comprehension
-            for rule, want in zip(rules, wanted):
-                grads.append(rule(g, ans, *inputs, **attrs) if want and rule is not None else None)
-        if self.broadcasts:
-            for k, grad in enumerate(grads):
-                if grad is not None and grad._value.shape != inputs[k]._value.shape:
-                    grads[k] = ops.unbroadcast(grad, inputs[k]._value.shape)
+            return list(rules(g, ans, *inputs, **attrs))
+        grads = []  # a plain loop: Python 3.11 builds a function object for every comprehension
+        for k, rule in enumerate(rules):
+            grad = rule(g, ans, *inputs, **attrs) if wanted[k] and rule is not None else None
+            if self.broadcasts and grad is not None and grad._value.shape != inputs[k]._value.shape:
+                grad = ops.unbroadcast(grad, inputs[k]._value.shape)
+            grads.append(grad)
         return grads
 
     def jvp(self, tangents, ans, inputs, attrs):
