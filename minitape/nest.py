@@ -44,16 +44,17 @@ def flatten_up_to(structure, data):
 
 def pack_sequence_as(structure, flat):
     """Rebuild ``structure`` with its leaves replaced, in order, by the items of ``flat``."""
-    leaves = iter(flat)
+    return _rebuild(structure, iter(flat))
 
-    def rebuild(s):
-        if not _is_sequence(s):
-            return next(leaves)
-        if isinstance(s, dict):
-            return type(s)((k, rebuild(v)) for k, v in s.items())
-        items = [rebuild(child) for child in s]
-        if isinstance(s, tuple) and hasattr(s, "_fields"):  # a namedtuple
-            return type(s)(*items)
-        return type(s)(items)
 
-    return rebuild(structure)
+def _rebuild(structure, leaves):
+    # A module-level function, not a closure: a recursive closure is a reference cycle, which
+    # would keep the leaves (gradients, often large) alive until the cycle collector runs.
+    if not _is_sequence(structure):
+        return next(leaves)
+    if isinstance(structure, dict):
+        return type(structure)((k, _rebuild(v, leaves)) for k, v in structure.items())
+    items = [_rebuild(child, leaves) for child in structure]
+    if isinstance(structure, tuple) and hasattr(structure, "_fields"):  # a namedtuple
+        return type(structure)(*items)
+    return type(structure)(items)

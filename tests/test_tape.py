@@ -465,3 +465,28 @@ def test_the_core_needs_only_numpy():
             "print(t._repr_mimebundle_()['text/plain'])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "<GradientTape: 1 ops> (pip install graphviz to see its picture)"
+
+
+def test_a_training_step_leaves_no_reference_cycles():
+    # Memory must come back by reference counting alone: cyclic garbage would keep gradients
+    # and activations alive until the cycle collector happens to run.
+    w, b = mt.Variable(np.ones((3, 2))), mt.Variable(np.zeros(2))
+    x = mt.constant(np.arange(6.0).reshape(2, 3))
+
+    def step():
+        with mt.GradientTape() as tape:
+            loss = mt.reduce_mean(mt.tanh(mt.matmul(x, w) + b) ** 2)
+        grads = tape.gradient(loss, {"w": w, "b": b})
+        w.assign_sub(0.1 * grads["w"])
+
+    step()
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        step()
+        gc.collect()
+        leftovers = [type(o).__name__ for o in gc.garbage]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert leftovers == [], f"a training step left reference cycles: {leftovers}"
