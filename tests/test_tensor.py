@@ -129,6 +129,10 @@ def test_op_errors_name_the_shapes_and_dtypes():
         mt.nn.softmax_cross_entropy_with_logits(labels=mt.ones((2, 3)), logits=mt.ones((3, 2)))
     with pytest.raises(ValueError, match="axis 2 is out of range"):
         mt.reduce_sum(mt.ones((2, 2)), axis=2)
+    with pytest.raises(ValueError, match=r"broadcast_to: a tensor of shape \(3,\) cannot be broadcast to \(1,\)"):
+        mt.broadcast_to(mt.ones((3,)), (1,))
+    with pytest.raises(ValueError, match=r"matmul \(batch dimensions\): shapes \(2,\) and \(3,\)"):
+        mt.matmul(mt.ones((2, 1, 1)), mt.ones((3, 1, 1)))
 
 
 def test_creation_ops():

@@ -51,7 +51,8 @@ def matmul(a, b, transpose_a=False, transpose_b=False):
     if inner_a != inner_b:
         raise ValueError(f"matmul: shapes {sa} and {sb} do not fit: the inner dimensions {inner_a} and "
                          f"{inner_b} must be equal (a's columns must match b's rows)")
-    broadcast_shape("matmul (batch dimensions)", sa[:-2], sb[:-2])
+    if len(sa) > 2 or len(sb) > 2:
+        broadcast_shape("matmul (batch dimensions)", sa[:-2], sb[:-2])
     return apply(_matmul, (a, b), {"transpose_a": bool(transpose_a), "transpose_b": bool(transpose_b)})
 
 

@@ -8,7 +8,7 @@ each other, ``getitem`` and ``_scatter`` undo each other.
 
 import numpy as np
 
-from ..primitive import Primitive, apply, broadcast_shape, convert_inputs
+from ..primitive import Primitive, apply, convert_inputs
 from ..tensor import Tensor, convert_to_tensor
 
 
@@ -119,11 +119,13 @@ def broadcast_to(input, shape):
     """Repeat ``input`` along new or size-1 dimensions to reach ``shape`` (NumPy's rules)."""
     x = _input(input)
     shape = tuple(int(d) for d in shape)
-    if broadcast_shape("broadcast_to", x._value.shape, shape) != shape:
-        raise ValueError(f"broadcast_to: a tensor of shape {x._value.shape} cannot be broadcast to {shape}")
     if x._value.shape == shape:
         return x
-    return apply(_broadcast_to, (x,), {"shape": shape})
+    try:
+        return apply(_broadcast_to, (x,), {"shape": shape})
+    except ValueError:  # NumPy refuses exactly the shapes we refuse; say it in our words
+        raise ValueError(f"broadcast_to: a tensor of shape {x._value.shape} cannot be broadcast to {shape} "
+                         f"(compared from the right, each dimension must equal the target's or be 1)") from None
 
 
 def _sum_to_shape(g, shape):
