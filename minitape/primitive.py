@@ -170,14 +170,14 @@ def float_constant(value, dtype):
     serve every op that uses it. (0.0 and NaN are not cached: 0.0 == -0.0
     would mix up the two zeros, and NaN != NaN would never be found.)
     """
-    key = (value, dtype)
-    tensor = _FLOAT_CONSTANTS.get(key) if value == value and value else None
+    cacheable = value == value and value != 0.0
+    tensor = _FLOAT_CONSTANTS.get((value, dtype)) if cacheable else None
     if tensor is None:
         tensor = Tensor(np.array(value, dtype))  # a 0-d array: NumPy handles it faster than a scalar
-        if value == value and value:
+        if cacheable:
             if len(_FLOAT_CONSTANTS) >= 1024:  # programs with many distinct constants: start afresh
                 _FLOAT_CONSTANTS.clear()
-            _FLOAT_CONSTANTS[key] = tensor
+            _FLOAT_CONSTANTS[(value, dtype)] = tensor
     return tensor
 
 

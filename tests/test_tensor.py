@@ -172,3 +172,11 @@ def test_ops_with_numpy_conventions():
     np.testing.assert_allclose(mt.cumsum([1.0, 2.0, 3.0], exclusive=True).numpy(), [0.0, 1.0, 3.0])
     np.testing.assert_allclose(mt.cumprod([1.0, 2.0, 3.0], reverse=True).numpy(), [6.0, 6.0, 3.0])
     assert mt.shape(x).numpy().tolist() == [2, 3]
+
+
+def test_python_float_constants_keep_their_dtype_and_sign():
+    x64, x32 = mt.constant([2.0], dtype=mt.float64), mt.constant([2.0])
+    assert (x64 * 0.5).dtype == mt.float64 and (x32 * 0.5).dtype == mt.float32
+    assert np.signbit((x32 * -0.0).numpy()[0]) and not np.signbit((x32 * 0.0).numpy()[0])
+    assert np.isnan((x32 * float("nan")).numpy()[0])
+    assert (x64 * 0.1).numpy()[0] == 2.0 * 0.1  # 0.1 converted in float64, not via float32
