@@ -196,6 +196,16 @@ def machine():
     }
 
 
+def save_figure(fig, title, path):
+    """Give ``fig`` its title, lay it out, write it to ``path`` in the house resolution and free it."""
+    import matplotlib.pyplot as plt
+
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def plot_comparisons(per_op, mlp, path):
     """Benchmarks 1 and 2 side by side: each library's forward and record+gradient time."""
     import matplotlib.pyplot as plt
@@ -215,7 +225,4 @@ def plot_comparisons(per_op, mlp, path):
         ax.legend(loc="upper right")
     axes[0].set_title("1. 2,000 elementwise ops on float32[8]")
     axes[1].set_title("2. MLP 784-256-10 step, batch 256")
-    fig.suptitle("Each library's own time, one thread, medians of one run")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, "Each library's own time, one thread, medians of one run", path)

@@ -22,7 +22,7 @@ import itertools
 
 import numpy as np
 
-from harness import check_close, print_table, time_side_by_side
+from harness import check_close, print_table, save_figure, time_side_by_side
 
 HIDDEN = 32
 FIXED = 16  # the size of the side that does not vary
@@ -158,7 +158,4 @@ def plot(result, path):
         ax.set(xlabel=size, ylabel="seconds per Jacobian", title=f"{other} = {FIXED}, {size} varies")
         ax.grid(True, which="major", alpha=0.3)
         ax.legend()
-    fig.suptitle("minitape: the full Jacobian of f: R^n -> R^m, f(x) = tanh(tanh(x W1) W2)")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, "minitape: the full Jacobian of f: R^n -> R^m, f(x) = tanh(tanh(x W1) W2)", path)

@@ -32,7 +32,7 @@ import tracemalloc
 
 import numpy as np
 
-from harness import Timing, freeze_the_heap, print_table
+from harness import Timing, freeze_the_heap, print_table, save_figure
 from per_op import chain
 
 FULL_SIZES = (1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000)
@@ -201,7 +201,4 @@ def plot(result, path):
     for ax in (times, per_op, memory):
         ax.grid(True, which="major", alpha=0.3)
         ax.legend()
-    fig.suptitle("minitape: a tape of N elementwise ops on float32[1], one non-persistent gradient()")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, "minitape: a tape of N elementwise ops on float32[1], one non-persistent gradient()", path)
