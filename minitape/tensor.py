@@ -325,17 +325,20 @@ def is_tensor(x):
 _PYTHON_DEFAULTS = {np.dtype(np.float64): np.float32, np.dtype(np.int64): np.int32}
 
 
+def _fits_int32(array):
+    limits = np.iinfo(np.int32)
+    return array.size == 0 or (limits.min <= array.min() and array.max() <= limits.max)
+
+
 def _to_array(value, dtype=None):
     """``value`` as a NumPy array with TensorFlow's default dtypes (float32, int32)."""
     if isinstance(value, (np.ndarray, np.generic)):
         array = value
     else:
         array = np.asarray(value)
-        if dtype is None:
-            default = _PYTHON_DEFAULTS.get(array.dtype)
-            if default is not None and not (default is np.int32 and array.size and
-                                            np.abs(array).max() > np.iinfo(np.int32).max):
-                array = array.astype(default)
+        default = _PYTHON_DEFAULTS.get(array.dtype) if dtype is None else None
+        if default is not None and (default is np.float32 or _fits_int32(array)):
+            array = array.astype(default)
     if array.dtype.kind not in "fiub":
         raise TypeError(f"minitape tensors hold numbers or booleans; cannot convert {value!r} "
                         f"(NumPy dtype {array.dtype})")

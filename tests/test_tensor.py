@@ -14,6 +14,7 @@ def test_python_numbers_get_tensorflows_default_dtypes_numpy_keeps_its_own():
     assert mt.constant(np.float64(2.0)).dtype == mt.float64
     assert mt.constant(np.arange(3, dtype=np.int8)).dtype == mt.int8
     assert mt.constant(2 ** 40).dtype == mt.int64  # too big for int32
+    assert mt.constant(-2 ** 31).dtype == mt.int32 and mt.constant(2 ** 31).dtype == mt.int64  # the edges
     assert mt.constant(1, dtype=mt.float64).numpy() == 1.0
 
 
