@@ -137,8 +137,17 @@ class GradientTape:
         self._watched.setdefault(t._id, t)
 
     def watched_variables(self):
-        """The Variables this tape watches, in the order they were first watched."""
-        return tuple(t for t in self._watched.values() if isinstance(t, Variable))
+        """The Variables this tape watches, in the order they were created (as in TensorFlow).
+
+        >>> import minitape as mt
+        >>> a, b = mt.Variable(1.0, name="a"), mt.Variable(2.0, name="b")
+        >>> with mt.GradientTape() as tape:
+        ...     y = b * a  # b is read first
+        >>> [v.name for v in tape.watched_variables()]
+        ['a:0', 'b:0']
+        """
+        # Ids are handed out in creation order, and a Variable keeps its id for life.
+        return tuple(sorted((t for t in self._watched.values() if isinstance(t, Variable)), key=lambda v: v._id))
 
     @contextlib.contextmanager
     def stop_recording(self):
@@ -199,10 +208,24 @@ class GradientTape:
         grads = [adjoints.get(s._id) for s in flat_sources]
         return nest.pack_sequence_as(sources, self._final_results(grads, flat_sources, unconnected))
 
-    def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE):
+    def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
+                 parallel_iterations=None, experimental_use_pfor=True):
         """The full Jacobian d target[i...] / d source[j...], shaped ``target.shape + source.shape``.
 
         One backward pass per element of ``target``: cheap for few outputs.
+        An empty target or source gives an empty Jacobian of that shape.
+        ``parallel_iterations`` and ``experimental_use_pfor`` are accepted so
+        that TensorFlow code runs unchanged, and ignored: TensorFlow uses them
+        to vectorise or parallelise its passes, minitape runs them one by one.
+
+        >>> import minitape as mt
+        >>> x = mt.constant([1.0, 2.0])
+        >>> with mt.GradientTape() as tape:
+        ...     tape.watch(x)
+        ...     y = x * x
+        >>> tape.jacobian(y, x, experimental_use_pfor=False).numpy()
+        array([[2., 0.],
+               [0., 4.]], dtype=float32)
         """
         unconnected = self._check_usable("jacobian", unconnected_gradients)
         flat_sources = self._checked_sources(sources)
@@ -213,17 +236,19 @@ class GradientTape:
             rows = self._one_hot_passes(target, flat_sources, n_out, lambda i: _one_hot(target, i))
         finally:
             self._release_unless_persistent()
-        jacobians = [None if r is None else reshape(stack(r), target._value.shape + s._value.shape)
+        jacobians = [_joined(r, stack, target._value.shape + s._value.shape, s)
                      for r, s in zip(rows, flat_sources)]
         return nest.pack_sequence_as(sources, self._final_results(
             jacobians, flat_sources, unconnected, shape=lambda s: target._value.shape + s._value.shape))
 
-    def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE):
+    def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
+                       parallel_iterations=None, experimental_use_pfor=True):
         """Per-example Jacobians, shaped ``(batch,) + target.shape[1:] + source.shape[1:]``.
 
         Assumes ``target[b]`` depends only on ``source[b]`` (examples do not
         mix), which lets one backward pass per *column* of the target serve
-        the whole batch.
+        the whole batch. ``parallel_iterations`` and ``experimental_use_pfor``
+        are accepted and ignored, as in :meth:`jacobian`.
         """
         unconnected = self._check_usable("batch_jacobian", unconnected_gradients)
         (source,) = self._checked_sources(source)
@@ -239,7 +264,7 @@ class GradientTape:
         finally:
             self._release_unless_persistent()
         shape = t_shape + s_shape[1:]
-        result = None if cols is None else reshape(stack(cols, axis=1), shape)
+        result = _joined(cols, lambda cols: stack(cols, axis=1), shape, source)
         return self._final_results([result], [source], unconnected, shape=lambda s: shape)[0]
 
     # -- the steps of an answer --------------------------------------------------------------
@@ -307,8 +332,9 @@ class GradientTape:
                 if v._value.shape != t._value.shape:
                     raise ValueError(f"output_gradients[{k}] has shape {v._value.shape} but its target has shape "
                                      f"{t._value.shape}; each output gradient must have its target's shape")
-            if t._id in self._tracked:
-                seeds[t._id] = seeds[t._id] + v if t._id in seeds else v
+            # Every target is seeded, tracked or not: a target that is itself a source (``y = x``, or
+            # a Variable returned as it is) has gradient 1 with no op in between, as in TensorFlow.
+            seeds[t._id] = seeds[t._id] + v if t._id in seeds else v
         return seeds
 
     def _needed(self, sources):
@@ -364,19 +390,25 @@ class GradientTape:
                                   on_step=on_step)
 
     def _one_hot_passes(self, target, sources, n_passes, seed_for):
-        """Run ``n_passes`` sweeps seeded by ``seed_for(k)``; per source, the list of results (or None)."""
+        """Run ``n_passes`` sweeps seeded by ``seed_for(k)``; per source, the list of results (or None).
+
+        With no passes at all (an empty target), a source connected to the
+        target gets an empty list, an unconnected one None.
+        """
         if not target.dtype.is_floating:
             _warn_not_floating("target", target)
             return [None] * len(sources)
-        if target._id not in self._tracked:
+        keep = {s._id for s in sources}
+        if target._id not in self._tracked and target._id not in keep:
             return [None] * len(sources)
-        needed, keep = self._needed(sources), {s._id for s in sources}
+        if n_passes == 0:
+            return [[] if s._id == target._id or target._id in self._needed([s]) else None for s in sources]
+        needed = self._needed(sources)
         passes = []
         for k in range(n_passes):
             adjoints = self._backward({target._id: seed_for(k)}, needed, keep, release=k == n_passes - 1)
             passes.append([adjoints.get(s._id) for s in sources])
-        return [None if not passes or passes[0][j] is None else [p[j] for p in passes]
-                for j in range(len(sources))]
+        return [None if passes[0][j] is None else [p[j] for p in passes] for j in range(len(sources))]
 
     def _final_results(self, grads, sources, unconnected, shape=lambda s: s._value.shape):
         """Apply the dtype and unconnected-gradient rules to the raw results."""
@@ -385,10 +417,19 @@ class GradientTape:
             if not s.dtype.is_floating:
                 _warn_not_floating("source", s)
                 g = None
-            elif g is None and unconnected is UnconnectedGradients.ZERO:
+            if g is None and unconnected is UnconnectedGradients.ZERO:  # integer sources get integer zeros
                 g = zeros(shape(s), dtype=s.dtype)
             out.append(g)
         return out
+
+
+def _joined(parts, join, shape, source):
+    """The results of the one-hot passes joined into a Jacobian of ``shape``; zeros if there were none."""
+    if parts is None:
+        return None
+    if not parts:
+        return zeros(shape, dtype=source.dtype)
+    return reshape(join(parts), shape)
 
 
 def _accumulate(a, b):
