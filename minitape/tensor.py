@@ -325,8 +325,9 @@ def is_tensor(x):
 _PYTHON_DEFAULTS = {np.dtype(np.float64): np.float32, np.dtype(np.int64): np.int32}
 
 
-def _fits_int32(array):
-    limits = np.iinfo(np.int32)
+def _fits(array, dtype):
+    """True if every element of the integer ``array`` lies in the range of the integer ``dtype``."""
+    limits = np.iinfo(dtype)
     return array.size == 0 or (limits.min <= array.min() and array.max() <= limits.max)
 
 
@@ -337,7 +338,7 @@ def _to_array(value, dtype=None):
     else:
         array = np.asarray(value)
         default = _PYTHON_DEFAULTS.get(array.dtype) if dtype is None else None
-        if default is not None and (default is np.float32 or _fits_int32(array)):
+        if default is not None and (default is np.float32 or _fits(array, default)):
             array = array.astype(default)
     if array.dtype.kind not in "fiub":
         raise TypeError(f"minitape tensors hold numbers or booleans; cannot convert {value!r} "
@@ -345,7 +346,15 @@ def _to_array(value, dtype=None):
     if dtype is not None:
         target = dtypes.as_dtype(dtype).as_numpy_dtype
         if array.dtype != target:
-            if not np.can_cast(array.dtype, target, casting="same_kind"):
+            if array.dtype.kind in "iu" and target.kind in "iu":
+                # Any integer may become any integer type it fits in. TensorFlow would wrap a value
+                # that does not fit (256 becomes 0 in uint8); minitape refuses it.
+                if not _fits(array, target):
+                    limits = np.iinfo(target)
+                    raise ValueError(f"cannot convert {value!r} to {target.name}: its values must lie between "
+                                     f"{limits.min} and {limits.max}; use a wider dtype (or mt.cast to wrap "
+                                     f"around on purpose)")
+            elif not np.can_cast(array.dtype, target, casting="same_kind"):
                 raise TypeError(f"cannot convert {value!r} (dtype {array.dtype}) to {target.name} without "
                                 f"losing information; use mt.cast to convert on purpose")
             array = array.astype(target)
@@ -386,7 +395,7 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None):
     if dtype is None and dtype_hint is not None and not isinstance(value, (np.ndarray, np.generic)):
         try:
             return Tensor(_to_array(value, dtype_hint))
-        except TypeError:
+        except (TypeError, ValueError):
             pass  # a hint, not a requirement: fall back to the default dtype
     return Tensor(_to_array(value, dtype))
 

@@ -18,6 +18,29 @@ def test_python_numbers_get_tensorflows_default_dtypes_numpy_keeps_its_own():
     assert mt.constant(1, dtype=mt.float64).numpy() == 1.0
 
 
+def test_python_ints_become_any_integer_dtype_they_fit_in():
+    # issue 10, item 5: TensorFlow builds these; the fixture test compares the values and dtypes
+    assert mt.constant([1, 2], dtype=mt.uint8).dtype == mt.uint8
+    assert mt.Variable([1, 2], dtype=mt.uint8).dtype == mt.uint8
+    assert mt.constant([-128, 127], dtype=mt.int8).numpy().tolist() == [-128, 127]
+    assert mt.constant(np.array([0, 255]), dtype=mt.uint8).numpy().tolist() == [0, 255]
+    v = mt.Variable([1, 2], dtype=mt.uint8)
+    assert v.assign_add([3, 4]).numpy().tolist() == [4, 6]
+
+
+def test_an_integer_out_of_its_dtypes_range_is_refused_not_wrapped():
+    # TensorFlow would silently give 0 for 256 in uint8; the error names the range and the way out
+    with pytest.raises(ValueError, match=r"cannot convert 256 to uint8: .* between 0 and 255.*mt\.cast"):
+        mt.constant(256, dtype=mt.uint8)
+    with pytest.raises(ValueError, match="between -128 and 127"):
+        mt.Variable([1, 128], dtype=mt.int8)
+    with pytest.raises(ValueError, match="between 0 and 255"):
+        mt.Variable([1, 2], dtype=mt.uint8).assign([-1, 2])
+    with pytest.raises(TypeError, match="without losing information"):
+        mt.constant(1.5, dtype=mt.uint8)
+    assert mt.convert_to_tensor(300, dtype_hint=mt.uint8).dtype == mt.int32  # a hint only: falls back
+
+
 def test_float64_works_everywhere():
     x = mt.constant([0.5, 1.5], dtype=mt.float64)
     y = mt.nn.softmax(mt.matmul(mt.reshape(x, (1, 2)), mt.ones((2, 2), dtype=mt.float64)) * 0.5 + x)
