@@ -271,8 +271,9 @@ class GradientTape:
     def _check_usable(self, method, unconnected_gradients):
         if self._records is None:
             raise RuntimeError(f"GradientTape.{method}: this non-persistent tape has already answered once (or "
-                               f"failed while answering) and released its records. Create it with mt.GradientTape(persistent=True) to ask "
-                               f"for several gradients, or record again in a new `with` block.")
+                               f"failed while answering) and released its records. Create it with "
+                               f"mt.GradientTape(persistent=True) to ask for several gradients, or record again "
+                               f"in a new `with` block.")
         return _unconnected_mode(unconnected_gradients)
 
     def _leave_context(self):

@@ -110,7 +110,8 @@ class Tensor:
 
     def __str__(self):
         text = str(self.numpy())
-        return f"mt.Tensor({chr(10) if chr(10) in text else ''}{text}, shape={tuple(self.shape)}, dtype={self.dtype.name})"
+        newline = "\n" if "\n" in text else ""  # a matrix starts on its own line
+        return f"mt.Tensor({newline}{text}, shape={tuple(self.shape)}, dtype={self.dtype.name})"
 
     def __format__(self, spec):
         if spec and np.ndim(self._value) == 0:

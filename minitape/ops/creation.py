@@ -13,6 +13,7 @@ import numpy as np
 
 from ..dtypes import as_dtype
 from ..tensor import Tensor, constant, convert_to_tensor
+from .shapes import one_axis
 
 
 def _shape(shape):
@@ -70,6 +71,7 @@ def linspace(start, stop, num, axis=0):
     array([0. , 0.5, 1. ], dtype=float32)
     """
     a, b = convert_to_tensor(start), convert_to_tensor(stop, dtype_hint=convert_to_tensor(start).dtype)
+    axis = one_axis(axis, np.broadcast(a._value, b._value).ndim + 1, "linspace")
     return Tensor(np.linspace(a._value, b._value, int(num), axis=axis).astype(a._value.dtype))
 
 

@@ -10,7 +10,7 @@ import numpy as np
 from ..primitive import Primitive, apply, convert_inputs
 from .elementwise import exp, sigmoid
 from .reductions import reduce_sum
-from .shapes import expand_dims
+from .shapes import expand_dims, one_axis
 
 
 def _log_softmax(x, axis):
@@ -37,10 +37,7 @@ def _float_logits(op_name, logits, axis):
     (x,) = convert_inputs(op_name, logits)
     if x._value.dtype.kind != "f":
         raise TypeError(f"{op_name}: logits must be floating-point, got {x.dtype.name}")
-    ndim = max(x._value.ndim, 1)
-    if not -ndim <= axis < ndim:
-        raise ValueError(f"{op_name}: axis {axis} is out of range for logits of shape {x._value.shape}")
-    return x, axis % ndim
+    return x, one_axis(axis, max(x._value.ndim, 1), op_name)
 
 
 def softmax(logits, axis=-1):

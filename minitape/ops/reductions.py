@@ -10,14 +10,14 @@ import numpy as np
 
 from ..primitive import Primitive, apply, convert_inputs
 from .elementwise import cast, equal, maximum, sqrt, where, abs
-from .shapes import broadcast_to, reshape, transpose
+from .shapes import broadcast_to, integer_axes, one_axis, reshape, transpose
 
 
 def _axes(axis, ndim, op_name):
     """``axis`` (None, an int or a list) as a sorted tuple of non-negative axes."""
     if axis is None:
         return tuple(range(ndim))
-    axes = np.reshape(np.asarray(axis._value if hasattr(axis, "_value") else axis, dtype=np.int64), -1)
+    axes = integer_axes(axis, op_name)
     if any(not -ndim <= a < max(ndim, 1) for a in axes):
         raise ValueError(f"{op_name}: axis {axis} is out of range for a tensor with {ndim} dimensions")
     return tuple(sorted({int(a) % max(ndim, 1) for a in axes})) if ndim else ()
@@ -145,14 +145,14 @@ def cumsum(x, axis=0, exclusive=False, reverse=False):
     ``reverse`` sums from the end.
     """
     (x,) = convert_inputs("cumsum", x)
-    return apply(_cumsum, (x,), {"axis": _axes(axis, x._value.ndim, "cumsum")[0],
+    return apply(_cumsum, (x,), {"axis": one_axis(axis, x._value.ndim, "cumsum"),
                                 "exclusive": bool(exclusive), "reverse": bool(reverse)})
 
 
 def cumprod(x, axis=0, exclusive=False, reverse=False):
     """Running products along ``axis``: [a, b, c] gives [a, ab, abc] (options as in :func:`cumsum`)."""
     (x,) = convert_inputs("cumprod", x)
-    return apply(_cumprod, (x,), {"axis": _axes(axis, x._value.ndim, "cumprod")[0],
+    return apply(_cumprod, (x,), {"axis": one_axis(axis, x._value.ndim, "cumprod"),
                                  "exclusive": bool(exclusive), "reverse": bool(reverse)})
 
 

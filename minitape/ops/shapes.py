@@ -16,6 +16,33 @@ def _input(x):
     return convert_inputs("op", x)[0]
 
 
+# -- axes -----------------------------------------------------------------------------------------
+def integer_axes(axis, op_name):
+    """``axis`` (an int, a list of ints or an integer tensor) as a flat tuple of ints.
+
+    A float axis is a TypeError, even 1.0, as in TensorFlow: truncating 1.9
+    to 1 would silently pick a dimension nobody asked for.
+
+    >>> integer_axes([0, -1], "reduce_sum")
+    (0, -1)
+    """
+    values = np.asarray(axis._value if isinstance(axis, Tensor) else axis)
+    if values.size and values.dtype.kind not in "iu":
+        raise TypeError(f"{op_name}: axis must be an integer or a list of integers, got {axis!r}")
+    return tuple(int(a) for a in values.reshape(-1))
+
+
+def one_axis(axis, ndim, op_name):
+    """``axis`` as a single non-negative axis of a tensor with ``ndim`` dimensions (-1 is the last)."""
+    axes = integer_axes(axis, op_name)
+    if len(axes) != 1:
+        raise TypeError(f"{op_name}: axis must be a single integer, got {axis!r}")
+    if not -ndim <= axes[0] < ndim:
+        raise ValueError(f"{op_name}: axis {axes[0]} is out of range for tensors with {ndim} dimensions "
+                         f"(use -{ndim} to {ndim - 1})")
+    return axes[0] % ndim
+
+
 # -- identity and stop_gradient ------------------------------------------------------------
 _identity = Primitive("identity", lambda x: x, keeps="nothing",
                       vjp=[lambda g, ans, x: g],
@@ -91,7 +118,7 @@ def expand_dims(input, axis):
     """Insert a dimension of size 1 at ``axis``: shape (3,) with axis=0 gives (1, 3)."""
     x = _input(input)
     try:
-        shape = np.expand_dims(_dummy(x._value.shape), axis).shape
+        shape = np.expand_dims(_dummy(x._value.shape), integer_axes(axis, "expand_dims")).shape
     except np.exceptions.AxisError:
         raise ValueError(f"expand_dims: axis {axis} is out of range for a tensor of shape {x._value.shape} "
                          f"(use -{x._value.ndim + 1} to {x._value.ndim})") from None
@@ -101,8 +128,9 @@ def expand_dims(input, axis):
 def squeeze(input, axis=None):
     """Remove dimensions of size 1 (all of them, or those in ``axis``)."""
     x = _input(input)
+    axes = None if axis is None else integer_axes(axis, "squeeze")
     try:
-        shape = np.squeeze(_dummy(x._value.shape), axis=axis).shape
+        shape = np.squeeze(_dummy(x._value.shape), axis=axes).shape
     except (ValueError, np.exceptions.AxisError):
         raise ValueError(f"squeeze: axis {axis} of a tensor of shape {x._value.shape} "
                          f"does not have size 1") from None
@@ -209,12 +237,6 @@ _concat = Primitive("concat", lambda *xs, axis: np.concatenate(xs, axis=axis),
                     vjp=_concat_vjp, jvp="linear")
 
 
-def _normalise_axis(axis, ndim, op_name):
-    if not -ndim <= axis < ndim:
-        raise ValueError(f"{op_name}: axis {axis} is out of range for tensors with {ndim} dimensions")
-    return axis % ndim
-
-
 def concat(values, axis):
     """Join tensors end to end along an existing dimension ``axis``.
 
@@ -222,7 +244,7 @@ def concat(values, axis):
     array([1., 2., 3.], dtype=float32)
     """
     xs = convert_inputs("concat", *values)
-    axis = _normalise_axis(axis, max(xs[0]._value.ndim, 1), "concat")
+    axis = one_axis(axis, max(xs[0]._value.ndim, 1), "concat")
     shapes = [x._value.shape for x in xs]
     if any(len(s) != len(shapes[0]) or s[:axis] + s[axis + 1:] != shapes[0][:axis] + shapes[0][axis + 1:]
            for s in shapes):
@@ -246,7 +268,7 @@ def stack(values, axis=0):
     shapes = {x._value.shape for x in xs}
     if len(shapes) > 1:
         raise ValueError(f"stack: all tensors must have the same shape, got {sorted(shapes)}")
-    axis = _normalise_axis(axis, xs[0]._value.ndim + 1, "stack")
+    axis = one_axis(axis, xs[0]._value.ndim + 1, "stack")
     return apply(_stack, xs, {"axis": axis})
 
 

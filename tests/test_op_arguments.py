@@ -1,0 +1,41 @@
+"""Ops check their non-tensor arguments (axes, list lengths, steps, labels) and say what is wrong (issue 10)."""
+
+import numpy as np
+import pytest
+
+import minitape as mt
+
+X = mt.ones((2, 3))
+AXIS_OPS = {
+    "reduce_sum": lambda a: mt.reduce_sum(X, axis=a),
+    "reduce_mean": lambda a: mt.reduce_mean(X, axis=a),
+    "reduce_max": lambda a: mt.reduce_max(X, axis=a),
+    "reduce_min": lambda a: mt.reduce_min(X, axis=a),
+    "reduce_prod": lambda a: mt.reduce_prod(X, axis=a),
+    "cumsum": lambda a: mt.cumsum(X, axis=a),
+    "cumprod": lambda a: mt.cumprod(X, axis=a),
+    "expand_dims": lambda a: mt.expand_dims(X, axis=a),
+    "squeeze": lambda a: mt.squeeze(mt.ones((2, 1)), axis=a),
+    "concat": lambda a: mt.concat([X, X], axis=a),
+    "stack": lambda a: mt.stack([X, X], axis=a),
+    "linspace": lambda a: mt.linspace([0.0, 1.0], [1.0, 2.0], 3, axis=a),
+    "softmax": lambda a: mt.nn.softmax(X, axis=a),
+    "log_softmax": lambda a: mt.nn.log_softmax(X, axis=a),
+    "softmax_cross_entropy_with_logits": lambda a: mt.nn.softmax_cross_entropy_with_logits(X, X, axis=a),
+}
+
+
+@pytest.mark.parametrize("op", sorted(AXIS_OPS))
+def test_a_float_axis_is_a_type_error_in_every_op_never_truncated(op):
+    for axis in (1.9, 1.0, np.float32(1.0), [1.0], mt.constant(1.0)):
+        with pytest.raises(TypeError, match="axis must be"):
+            AXIS_OPS[op](axis)
+    for axis in (1, np.int64(1), mt.constant(1)):  # integers of every kind still work
+        assert AXIS_OPS[op](axis).shape == AXIS_OPS[op](1).shape
+
+
+def test_the_axis_error_names_the_op_and_the_axis():
+    with pytest.raises(TypeError, match=r"reduce_sum: axis must be an integer or a list of integers, got 1\.9"):
+        mt.reduce_sum(X, axis=1.9)
+    with pytest.raises(ValueError, match=r"concat: axis 2 is out of range for tensors with 2 dimensions"):
+        mt.concat([X, X], axis=2)
