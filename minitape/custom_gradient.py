@@ -61,7 +61,12 @@ def custom_gradient(f):
     def wrapper(*args, **kwargs):
         inputs = tuple([convert_to_tensor(a) for a in args])
         with _VariableWatcher() as watcher:
-            result, grad_fn = f(*inputs, **kwargs)
+            output = f(*inputs, **kwargs)
+        if not (isinstance(output, (tuple, list)) and len(output) == 2 and callable(output[1])):
+            raise TypeError(f"custom_gradient: {f.__name__} must return a pair (y, grad_fn), where "
+                            f"grad_fn(upstream) returns the gradients of its inputs; it returned "
+                            f"{_describe(output)}. Did it forget to return grad_fn?")
+        result, grad_fn = output
         if isinstance(result, (list, tuple, dict)):
             raise TypeError(f"custom_gradient: {f.__name__} must return a single tensor as its result, "
                             f"got a {type(result).__name__}; return one tensor (stack several if needed)")
@@ -73,24 +78,48 @@ def custom_gradient(f):
             raise TypeError(f"custom_gradient: {f.__name__} reads the trainable Variable(s) {names}, so its "
                             f"grad_fn must accept a keyword argument `variables` and return "
                             f"(input_gradients, variable_gradients)")
-        prim = _custom_primitive(f.__name__, y, grad_fn, len(inputs), variables)
+        input_names = _input_names(f, len(inputs)) + [f"the Variable {v.name}" for v in variables]
+        input_shapes = [x._value.shape for x in inputs] + [v._value.shape for v in variables]
+        prim = _custom_primitive(f.__name__, y, grad_fn, variables, input_names, input_shapes)
         return apply(prim, inputs + tuple([v.value() for v in variables]))
 
     return wrapper
 
 
-def _custom_primitive(name, y, grad_fn, n_inputs, variables):
+def _describe(output):
+    if isinstance(output, (tuple, list)):
+        return f"a {type(output).__name__} of {len(output)} ({', '.join(type(o).__name__ for o in output)})"
+    return f"a single {type(output).__name__}"
+
+
+def _input_names(f, n_inputs):
+    """What an error calls each input of ``f``: its parameter's name where there is one."""
+    try:
+        parameters = [p.name for p in inspect.signature(f).parameters.values()
+                      if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):  # some callables have no signature
+        parameters = []
+    return [f"input {k} ({parameters[k]})" if k < len(parameters) else f"input {k}" for k in range(n_inputs)]
+
+
+def _custom_primitive(name, y, grad_fn, variables, input_names, input_shapes):
     def vjp(upstream, ans, *unused_inputs):
         if variables:
             input_grads, variable_grads = grad_fn(upstream, variables=variables)
             grads = nest.flatten(input_grads) + nest.flatten(variable_grads)
         else:
             grads = nest.flatten(grad_fn(upstream))
-        if len(grads) != n_inputs + len(variables):
-            raise ValueError(f"custom_gradient: the grad_fn of {name} returned {len(grads)} gradients for "
-                             f"{n_inputs} inputs{f' and {len(variables)} variables' if variables else ''}; "
-                             f"return one per input (None for an input without a gradient)")
-        return [None if g is None else convert_to_tensor(g) for g in grads]
+        if len(grads) != len(input_names):
+            raise ValueError(f"custom_gradient: the grad_fn of {name} returned {len(grads)} gradient(s), but "
+                             f"{name} has {len(input_names)} input(s): {', '.join(input_names)}; return one per input, "
+                             f"in order (None for an input without a gradient)")
+        grads = [None if g is None else convert_to_tensor(g) for g in grads]
+        for g, input_name, shape in zip(grads, input_names, input_shapes):
+            if g is not None and g._value.shape != shape:
+                raise ValueError(f"custom_gradient: the grad_fn of {name} returned a gradient of shape "
+                                 f"{g._value.shape} for {input_name}, which has shape {shape}; each gradient "
+                                 f"must have the shape of its input")
+        return grads
 
     def jvp(tangents, ans, *inputs):
         # grad_fn is linear in its upstream gradient u, so the JVP is its transpose:

@@ -39,3 +39,17 @@ def test_the_axis_error_names_the_op_and_the_axis():
         mt.reduce_sum(X, axis=1.9)
     with pytest.raises(ValueError, match=r"concat: axis 2 is out of range for tensors with 2 dimensions"):
         mt.concat([X, X], axis=2)
+
+
+def test_stack_of_nothing_is_an_empty_float32_vector_as_in_tensorflow():
+    empty = mt.stack([])
+    assert empty.shape == (0,) and empty.dtype == mt.float32
+    with pytest.raises(ValueError, match="stack: axis 1 is out of range"):
+        mt.stack([], axis=1)
+
+
+def test_range_with_a_zero_step_is_a_clear_value_error():
+    for args in [(0, 5, 0), (0.0, 5.0, 0.0), (0, 5, mt.constant(0))]:
+        with pytest.raises(ValueError, match="range: delta must not be 0"):
+            mt.range(*args)
+    assert mt.range(5, 0, -2).numpy().tolist() == [5, 3, 1]

@@ -311,6 +311,38 @@ def test_custom_gradient_under_nested_tapes():
     assert float(outer.gradient(dy, x)) == pytest.approx(sig * (1 - sig), rel=1e-14)
 
 
+def _gradient_through(custom_fn, x):
+    with mt.GradientTape() as tape:
+        tape.watch(x)
+        y = custom_fn(x)
+    return tape.gradient(y, x)
+
+
+def test_custom_gradient_contract_errors_name_the_function_the_input_and_the_shapes():
+    # issue 10, item 10: these failed deep inside NumPy, or (a missing grad_fn) unpacked a tensor
+    @mt.custom_gradient
+    def wrong_shape(x):
+        return x * 2.0, lambda upstream: mt.ones((5,))
+
+    @mt.custom_gradient
+    def two_for_one(x):
+        return x * 2.0, lambda upstream: (upstream, upstream)
+
+    @mt.custom_gradient
+    def forgets_grad_fn(x):
+        return x * 2.0
+
+    x = mt.constant([1.0, 2.0])
+    with pytest.raises(ValueError, match=r"grad_fn of wrong_shape returned a gradient of shape \(5,\) for "
+                                         r"input 0 \(x\), which has shape \(2,\)"):
+        _gradient_through(wrong_shape, x)
+    with pytest.raises(ValueError, match=r"grad_fn of two_for_one returned 2 gradient\(s\), but two_for_one has "
+                                         r"1 input\(s\): input 0 \(x\)"):
+        _gradient_through(two_for_one, x)
+    with pytest.raises(TypeError, match=r"forgets_grad_fn must return a pair \(y, grad_fn\).*a single Tensor"):
+        _gradient_through(forgets_grad_fn, x)
+
+
 # 12. Jacobians ---------------------------------------------------------------------------------------------------------------
 def test_jacobian_shapes_and_values():
     x = mt.constant(np.arange(6.0).reshape(2, 3))

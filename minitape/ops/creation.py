@@ -59,6 +59,9 @@ def range(start, limit=None, delta=1, dtype=None):  # noqa: A001  (TensorFlow's 
     if limit is None:
         start, limit = 0, start
     args = [convert_to_tensor(a)._value if isinstance(a, Tensor) else a for a in (start, limit, delta)]
+    if args[2] == 0:
+        raise ValueError(f"range: delta must not be 0 (it would count from {start} to {limit} forever); "
+                         f"use a positive delta to count up, a negative one to count down")
     if dtype is None:
         dtype = "int32" if all(np.asarray(a).dtype.kind in "iu" for a in args) else "float32"
     return Tensor(np.arange(*args).astype(as_dtype(dtype).as_numpy_dtype))

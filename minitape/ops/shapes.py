@@ -38,8 +38,8 @@ def one_axis(axis, ndim, op_name):
     if len(axes) != 1:
         raise TypeError(f"{op_name}: axis must be a single integer, got {axis!r}")
     if not -ndim <= axes[0] < ndim:
-        raise ValueError(f"{op_name}: axis {axes[0]} is out of range for tensors with {ndim} dimensions "
-                         f"(use -{ndim} to {ndim - 1})")
+        raise ValueError(f"{op_name}: axis {axes[0]} is out of range for tensors with {ndim} "
+                         f"dimension{'s' if ndim != 1 else ''} (use -{ndim} to {ndim - 1})")
     return axes[0] % ndim
 
 
@@ -263,8 +263,13 @@ def stack(values, axis=0):
     >>> stack([[1.0, 2.0], [3.0, 4.0]], axis=1).numpy()
     array([[1., 3.],
            [2., 4.]], dtype=float32)
+
+    Stacking nothing gives an empty float32 vector, as in TensorFlow.
     """
     xs = convert_inputs("stack", *values)
+    if not xs:
+        one_axis(axis, 1, "stack")
+        return Tensor(np.zeros((0,), np.float32))
     shapes = {x._value.shape for x in xs}
     if len(shapes) > 1:
         raise ValueError(f"stack: all tensors must have the same shape, got {sorted(shapes)}")
