@@ -481,7 +481,7 @@ def test_a_failing_gradient_rule_spends_the_tape_instead_of_corrupting_it():
     x = mt.Variable(2.0)
     with mt.GradientTape() as tape:
         y = bad(x) * x
-    with pytest.raises(ValueError, match="returned 2 gradients for 1 inputs"):
+    with pytest.raises(ValueError, match=r"returned 2 gradient\(s\), but bad has 1 input\(s\)"):
         tape.gradient(y, x)
     with pytest.raises(RuntimeError, match="failed while answering"):
         tape.gradient(y, x)  # never a gradient from a half-swept tape
