@@ -201,13 +201,26 @@ def compute_gradient(f, x, delta=None):
                             f"arguments have gradients")
     with GradientTape() as tape:
         tape.watch(xs)
-        y = convert_to_tensor(f(*xs))
+        y = _tensor_result(f, xs)
     y_size = y._value.size
     theoretical = [np.zeros((y_size, v._value.size), dtype=v._value.dtype) if j is None
                    else np.reshape(j._value, (y_size, v._value.size))
                    for v, j in zip(xs, tape.jacobian(y, xs))]
     numerical = [_numeric_jacobian_2d(f, xs, k, delta, y._value.dtype) for k in range(len(xs))]
     return tuple(theoretical), tuple(numerical)
+
+
+def _tensor_result(f, args):
+    """``f(*args)`` as a tensor, or a TypeError that names ``f`` if it returned something else (None, say)."""
+    result = f(*args)
+    try:
+        return convert_to_tensor(result)
+    except (TypeError, ValueError):
+        code = getattr(f, "__code__", None)
+        where = f", defined at {code.co_filename}:{code.co_firstlineno}," if code else ""
+        raise TypeError(f"the function {getattr(f, '__name__', f)!s}{where} returned "
+                        f"{type(result).__name__} ({result!r}) instead of a tensor; the function being "
+                        f"checked must return its value (did it forget a `return`?)") from None
 
 
 def _numeric_jacobian_2d(f, xs, k, delta, y_dtype):
@@ -222,7 +235,7 @@ def _numeric_jacobian_2d(f, xs, k, delta, y_dtype):
             moved.flat[i] += sign * delta
             args = list(xs)
             args[k] = constant(moved)
-            values.append(np.asarray(convert_to_tensor(f(*args))._value).ravel())
+            values.append(_tensor_result(f, args)._value.ravel())
         columns.append((values[0] - values[1]) / np.asarray(2 * delta, dtype=y_dtype))
     return np.stack(columns, axis=1).astype(x.dtype) if columns else np.zeros((0, 0), dtype=x.dtype)
 

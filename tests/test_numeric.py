@@ -112,6 +112,18 @@ def test_check_gradients_passes_quietly_and_explains_failures():
         mt.check_gradients(wrong_second_derivative, 1.5, order=2)
 
 
+def test_check_gradients_names_a_function_that_returns_no_tensor():
+    # issue 10, item 13: this used to fail inside convert_to_tensor with "cannot convert None"
+    def forgets_to_return(x):
+        x * x
+
+    with pytest.raises(TypeError, match=r"the function <lambda>, defined at .*test_numeric\.py:\d+, returned "
+                                        r"NoneType \(None\) instead of a tensor"):
+        mt.check_gradients(lambda x: None, 1.0)
+    with pytest.raises(TypeError, match=r"forgets_to_return.*did it forget a `return`\?"):
+        mt.check_gradients(forgets_to_return, 1.0)
+
+
 def test_check_gradients_refuses_float32_unless_told():
     with pytest.raises(ValueError, match="float32.*round-off"):
         mt.check_gradients(mt.sin, mt.constant([0.5]))

@@ -53,3 +53,14 @@ def test_range_with_a_zero_step_is_a_clear_value_error():
         with pytest.raises(ValueError, match="range: delta must not be 0"):
             mt.range(*args)
     assert mt.range(5, 0, -2).numpy().tolist() == [5, 3, 1]
+
+
+def test_softmax_cross_entropy_casts_integer_labels_like_tensorflow_sigmoid_says_to_cast_the_labels():
+    logits = mt.constant([[0.0, 1.0]])
+    loss = mt.nn.softmax_cross_entropy_with_logits(labels=mt.constant([[0, 1]]), logits=logits)
+    assert loss.dtype == mt.float32
+    np.testing.assert_allclose(loss.numpy(), [np.log1p(np.exp(-1.0))], rtol=1e-6)
+    # TensorFlow refuses integer labels here; the hint must say to cast the labels, not the logits
+    with pytest.raises(TypeError, match=r"labels have dtype int32 but logits float32; cast the labels: "
+                                        r"mt\.cast\(labels, mt\.float32\)"):
+        mt.nn.sigmoid_cross_entropy_with_logits(labels=mt.constant([0, 1]), logits=mt.constant([0.0, 0.0]))

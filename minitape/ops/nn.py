@@ -8,7 +8,8 @@ chain of exp/sum/log ops whose gradient would overflow for large logits.
 import numpy as np
 
 from ..primitive import Primitive, apply, convert_inputs
-from .elementwise import exp, sigmoid
+from ..tensor import Tensor, convert_to_tensor
+from .elementwise import cast, exp, sigmoid
 from .reductions import reduce_sum
 from .shapes import expand_dims, one_axis
 
@@ -56,12 +57,10 @@ def log_softmax(logits, axis=-1):
     return apply(_log_softmax_prim, (x,), {"axis": axis})
 
 
-def _same_shapes(op_name, labels, logits):
-    labels, logits = convert_inputs(op_name, labels, logits)
+def _check_same_shape(op_name, labels, logits):
     if labels._value.shape != logits._value.shape:
         raise ValueError(f"{op_name}: labels and logits must have the same shape, got labels "
                          f"{labels._value.shape} and logits {logits._value.shape}")
-    return labels, logits
 
 
 # max(x, 0) - x z + log(1 + e^-|x|) equals -z log(sigmoid(x)) - (1 - z) log(1 - sigmoid(x))
@@ -79,7 +78,12 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None):
     >>> float(sigmoid_cross_entropy_with_logits(labels=1.0, logits=0.0))  # log 2
     0.6931471824645996
     """
-    z, x = _same_shapes("sigmoid_cross_entropy_with_logits", labels, logits)
+    op_name = "sigmoid_cross_entropy_with_logits"
+    if isinstance(labels, Tensor) and isinstance(logits, Tensor) and labels.dtype != logits.dtype:
+        raise TypeError(f"{op_name}: labels have dtype {labels.dtype.name} but logits {logits.dtype.name}; "
+                        f"cast the labels: mt.cast(labels, mt.{logits.dtype.name})")
+    z, x = convert_inputs(op_name, labels, logits)
+    _check_same_shape(op_name, z, x)
     return apply(_sigmoid_xent, (z, x))
 
 
@@ -102,9 +106,16 @@ def softmax_cross_entropy_with_logits(labels=None, logits=None, axis=-1):
 
     >>> softmax_cross_entropy_with_logits(labels=[[0.0, 1.0]], logits=[[0.0, 0.0]]).numpy()
     array([0.6931472], dtype=float32)
+
+    As in TensorFlow, labels of another dtype (integer class indicators, say)
+    are cast to the logits' dtype.
     """
-    z, x = _same_shapes("softmax_cross_entropy_with_logits", labels, logits)
-    x, axis = _float_logits("softmax_cross_entropy_with_logits", x, axis)
+    op_name = "softmax_cross_entropy_with_logits"
+    x, axis = _float_logits(op_name, logits, axis)
+    z = convert_to_tensor(labels, dtype_hint=x.dtype)
+    if z.dtype != x.dtype:
+        z = cast(z, x.dtype)
+    _check_same_shape(op_name, z, x)
     return apply(_softmax_xent, (z, x), {"axis": axis})
 
 
