@@ -1,0 +1,81 @@
+"""minitape against TensorFlow's recorded behaviour (issue 10): values, shapes, dtypes, None-ness, error types.
+
+The programs are in fixtures/tf_programs.py; fixtures/tf_semantics.json holds
+what TensorFlow made of them, recorded by fixtures/record_tf_semantics.py
+(which needs TensorFlow; this file does not).
+"""
+
+import json
+import os
+import warnings
+
+import numpy as np
+import pytest
+
+import minitape as mt
+from fixtures import tf_programs
+
+with open(os.path.join(os.path.dirname(__file__), "fixtures", "tf_semantics.json")) as _f:
+    RECORDED = json.load(_f)
+TF = RECORDED["programs"]
+
+# TensorFlow's kernels reject bad values with InvalidArgumentError; minitape raises the Python ValueError.
+SAME_ERROR_IN_MINITAPE = {"InvalidArgumentError": "ValueError"}
+
+# Where minitape differs from TensorFlow on purpose (the README lists these): program -> minitape's outcome.
+DELIBERATE = {
+    # TensorFlow wraps an integer that does not fit (256 becomes 0); minitape refuses it.
+    "uint8_from_256": {"error": "ValueError"},
+    "uint8_from_minus_one": {"error": "ValueError"},
+    "int8_from_128": {"error": "ValueError"},
+    # A float axis is a TypeError in every minitape op; TensorFlow truncates it in some ops
+    # (squeeze, stack) and fails with other errors in others.
+    "float_axis_squeeze": {"error": "TypeError"},
+    "float_axis_stack": {"error": "TypeError"},
+    "float_axis_softmax": {"error": "TypeError"},
+    "float_axis_log_softmax": {"error": "TypeError"},
+    "float_axis_softmax_cross_entropy_with_logits": {"error": "TypeError"},
+    "float_axis_norm": {"error": "TypeError"},
+    "float_axis_in_a_list": {"error": "TypeError"},
+    # TensorFlow fails with an IndexError from inside its code; minitape names the axis out of range.
+    "stack_of_an_empty_list_on_axis_1": {"error": "ValueError"},
+    # TensorFlow returns the gradient of shape (5,) for an input of shape (2,); minitape refuses it.
+    "custom_gradient_of_the_wrong_shape": {"error": "ValueError"},
+}
+
+
+def run_minitape(name):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # integer sources warn, in TensorFlow too
+        return tf_programs.run(mt, name)
+
+
+def assert_same(ours, theirs, where):
+    assert ours.keys() == theirs.keys(), f"{where}: minitape {ours}, TensorFlow {theirs}"
+    if "list" in theirs:
+        assert len(ours["list"]) == len(theirs["list"]), where
+        for k, (o, t) in enumerate(zip(ours["list"], theirs["list"])):
+            assert_same(o, t, f"{where}[{k}]")
+    elif "value" in theirs:
+        assert (ours["shape"], ours["dtype"]) == (theirs["shape"], theirs["dtype"]), where
+        np.testing.assert_allclose(np.array(ours["value"]), np.array(theirs["value"]), rtol=1e-6, err_msg=where)
+    elif "error" in theirs:
+        assert ours["error"] == SAME_ERROR_IN_MINITAPE.get(theirs["error"], theirs["error"]), where
+    else:
+        assert ours == theirs, where
+
+
+def test_the_fixture_names_its_tensorflow_version_and_every_program():
+    assert RECORDED["tensorflow_version"].startswith("2.")
+    assert TF.keys() == tf_programs.PROGRAMS.keys()
+
+
+@pytest.mark.parametrize("name", [n for n in tf_programs.PROGRAMS if n not in DELIBERATE])
+def test_minitape_does_what_tensorflow_did(name):
+    assert_same(run_minitape(name), TF[name], name)
+
+
+@pytest.mark.parametrize("name", sorted(DELIBERATE))
+def test_deliberate_differences_from_tensorflow(name):
+    assert TF[name] != DELIBERATE[name], f"{name}: TensorFlow now agrees; move it out of DELIBERATE"
+    assert run_minitape(name) == DELIBERATE[name]
