@@ -24,7 +24,7 @@ walk is a plain loop, so a tape of a million ops needs no recursion.
 The semantics are TensorFlow's ``tf.GradientTape``: a tape answers once
 unless ``persistent=True``; non-scalar targets give the gradient of their
 sum; unconnected sources give ``None`` (or zeros); integer values give
-``None`` with a warning.
+``None`` with a warning; a target that is itself a source has gradient 1.
 """
 
 import contextlib
