@@ -140,6 +140,40 @@ def test_forward_mode_keeps_no_history():
     np.testing.assert_allclose(acc.jvp(y).numpy()[0], np.prod(np.cos(_sin_chain(1.0, 200))), rtol=1e-12)
 
 
+def _held(accumulator):
+    """How many entries each of the accumulator's containers holds."""
+    return {name: len(v) for name, v in vars(accumulator).items() if isinstance(v, (list, dict, set))}
+
+
+def test_an_accumulator_alive_over_200_000_ops_holds_what_it_held_after_1000():
+    x = mt.constant(1.0, dtype=mt.float64)
+    with mt.autodiff.ForwardAccumulator(x, mt.constant(1.0, dtype=mt.float64)) as acc:
+        y = x
+        for k in range(200_000):
+            y = y * 0.999999
+            if k == 999:
+                early = _held(acc)
+        late = _held(acc)
+    assert late == early, f"after 1,000 ops {early}, after 200,000 {late}"
+    assert float(acc.jvp(y)) == pytest.approx(0.999999 ** 200_000, rel=1e-9)
+
+
+def test_an_accumulator_notes_its_arithmetic_only_while_a_tape_records_it():
+    # a picture of a tape hides the ops of the JVP rules the tape recorded beside the function's own
+    x = mt.Variable(2.0, name="x")
+    with mt.autodiff.ForwardAccumulator(x, mt.constant(1.0)) as acc:
+        mt.sin(x) * x  # no tape: nothing to hide, nothing noted
+        assert acc._jvp_spans == []
+        with mt.GradientTape() as tape:
+            y = mt.sin(x) * x
+        assert len(acc._jvp_spans) == 2
+        mt.sin(x) * x
+        assert len(acc._jvp_spans) == 2
+    assert len(tape) > 2
+    assert [op.name for op in mt.trace.read_tape(tape, acc).ops] == ["sin", "multiply"]
+    assert float(acc.jvp(y)) == pytest.approx(math.cos(2.0) * 2.0 + math.sin(2.0), rel=1e-6)
+
+
 def _sin_chain(x, n):
     """The points where sin's derivative is taken along x, sin x, sin sin x, ..."""
     points = []
