@@ -1,4 +1,4 @@
-"""Forward mode: ForwardAccumulator, Hessian-vector products, op counts, dual numbers."""
+"""Forward mode: ForwardAccumulator, Hessian-vector products, op counts, memory."""
 
 import math
 
@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 import minitape as mt
-from minitape import dual
 
 
 def f(x):
@@ -110,22 +109,6 @@ def test_op_counts_show_one_pass_per_input_forward_and_per_output_reverse():
     fwd_8b, rev_8b = jacobian_cost(8, 1)
     assert fwd_8 == 8 * fwd_1 and fwd_1 < rev_1  # forward mode: cost grows with the inputs
     assert rev_8b < rev_8 and rev_8b < fwd_8b  # reverse mode: cost grows with the outputs
-
-
-def test_dual_numbers():
-    y = dual.Dual(3.0, 1.0) ** 3
-    assert (y.value, y.tangent) == (27.0, 27.0)
-    cases = [(lambda x: dual.sin(x) * x, lambda x: math.cos(x) * x + math.sin(x)),
-             (lambda x: dual.exp(x) / (1 + x * x), lambda x: math.exp(x) * (1 - x) ** 2 / (1 + x * x) ** 2),
-             (lambda x: dual.log(x) - dual.sqrt(x) + dual.tanh(x), lambda x: 1 / x - 0.5 / math.sqrt(x) +
-              1 - math.tanh(x) ** 2),
-             (lambda x: 2 ** x - x ** x + dual.cos(x) - dual.tan(x),
-              lambda x: 2 ** x * math.log(2) - x ** x * (math.log(x) + 1) - math.sin(x) - 1 / math.cos(x) ** 2),
-             (lambda x: 3 - x / 2, lambda x: -0.5)]
-    for fn, dfn in cases:
-        assert dual.derivative(fn, 0.7) == pytest.approx(dfn(0.7), rel=1e-14)
-    assert dual.derivative(lambda x: 5.0, 1.0) == 0.0
-    assert repr(dual.Dual(1, 2)) == "Dual(1.0, 2.0)"
 
 
 def test_forward_mode_keeps_no_history():
