@@ -18,7 +18,8 @@ gradient arrives (``g = 0``), which would poison ``where(x > 0, sqrt(x), 0)``
 at 0. TensorFlow's rules for sqrt and reciprocal multiply with
 :func:`multiply_no_nan` (0 wherever ``g`` is 0), so the masked branch
 gives 0; its rules for log, divide and pow do not, and still give NaN.
-Forward mode follows TensorFlow's tangents: ``0.5 * (t / y)`` for sqrt.
+Tangents are TensorFlow's too: sqrt's is ``0.5 * (t / y)``, NaN for a zero
+tangent at 0 (a ``where`` after it masks that, as in reverse mode).
 """
 
 import numpy as np
@@ -301,6 +302,5 @@ def argmin(input, axis=None, output_type="int64"):
 
 __all__ = ["negative", "square", "sqrt", "exp", "reciprocal", "log", "log1p", "sin", "cos", "tan", "tanh", "sigmoid",
            "abs", "sign", "relu", "add", "subtract", "multiply", "divide", "multiply_no_nan", "divide_no_nan",
-           "maximum", "minimum", "pow",
-           "squared_difference", "where", "clip_by_value", "cast", "equal", "not_equal", "less", "less_equal",
-           "greater", "greater_equal", "round", "argmax", "argmin"]
+           "maximum", "minimum", "pow", "squared_difference", "where", "clip_by_value", "cast", "equal", "not_equal",
+           "less", "less_equal", "greater", "greater_equal", "round", "argmax", "argmin"]
