@@ -25,7 +25,7 @@ import weakref
 
 from . import nest, recording
 from .ops import zeros
-from .tape import UnconnectedGradients, _unconnected_mode
+from .tape import GradientTape, UnconnectedGradients, _unconnected_mode
 from .tensor import Tensor, convert_to_tensor
 
 
@@ -46,7 +46,7 @@ class ForwardAccumulator:
                 from None
         self._tangents = {}  # id -> tangent of that value, while the value is alive
         self._alive = {}  # id -> weak reference to an op's result; its death drops the tangent
-        self._jvp_spans = []  # (first id, last id) of the tensors each JVP rule created: its own arithmetic
+        self._jvp_spans = []  # (first id, last id) of the tensors each JVP rule created while a tape recorded
         for k, (p, t) in enumerate(zip(flat_primals, flat_tangents)):
             if not isinstance(p, Tensor):
                 raise TypeError(f"ForwardAccumulator: primal {k} must be a tensor or Variable, got "
@@ -85,7 +85,9 @@ class ForwardAccumulator:
             # Like the values themselves, tangents of intermediate results are dropped as soon as
             # nobody holds the result: forward mode keeps no history of the computation.
             self._alive[out._id] = weakref.ref(out, _forget(out._id, self._tangents, self._alive))
-            if tangent._id > out._id:
+            if tangent._id > out._id and any(isinstance(r, GradientTape) for r in recording.active()):
+                # A tape recording now has recorded the rule's ops too (reverse over forward); a picture
+                # of that tape hides them by these spans. Without a tape there is nothing to hide.
                 self._jvp_spans.append((out._id + 1, tangent._id))
 
     def variable_accessed(self, variable):

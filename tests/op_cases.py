@@ -67,6 +67,7 @@ CASES = [
     OpCase("square", mt.square, ONE),
     OpCase("sqrt", mt.sqrt, ONE, 0.1, 3.0),
     OpCase("exp", mt.exp, ONE),
+    OpCase("reciprocal", mt.math.reciprocal, ONE, valid=lambda x: away_from_zero(x, 0.3)),
     OpCase("log", mt.math.log, ONE, 0.1, 3.0),
     OpCase("log1p", mt.math.log1p, ONE, -0.9, 3.0),
     OpCase("sin", mt.sin, ONE),
@@ -82,6 +83,8 @@ CASES = [
     OpCase("subtract", mt.subtract, PAIR),
     OpCase("multiply", mt.multiply, PAIR),
     OpCase("divide", mt.divide, PAIR, valid=lambda x, y: away_from_zero(y, 0.3)),
+    OpCase("multiply_no_nan", mt.math.multiply_no_nan, PAIR),
+    OpCase("divide_no_nan", mt.math.divide_no_nan, PAIR, valid=lambda x, y: away_from_zero(y, 0.3)),
     OpCase("pow", mt.pow, PAIR, 0.2, 2.0),
     OpCase("maximum", mt.maximum, PAIR, valid=apart),
     OpCase("minimum", mt.minimum, PAIR, valid=apart),
@@ -105,8 +108,8 @@ CASES = [
     OpCase("reduce_max", lambda x: mt.reduce_max(x, axis=0), ONE_NONSCALAR, valid=distinct),
     OpCase("reduce_min", lambda x: mt.reduce_min(x, keepdims=True), ONE_NONSCALAR, valid=distinct),
     OpCase("reduce_prod", lambda x: mt.reduce_prod(x, axis=-1), ONE_NONSCALAR, 0.3, 1.5),
-    # Second derivatives of products divide by x (cumprod's rule), so they are NaN at an exact 0;
-    # first derivatives at zeros are exact: see test_reduce_prod_gradient_at_zeros.
+    # Second derivatives of products divide by x (cumprod's rule): at an exact 0 they are TensorFlow's 0, not
+    # the slope (test_singular_points); first derivatives at zeros are exact: see test_reduce_prod_gradient_at_zeros.
     OpCase("reduce_prod_all", mt.reduce_prod, ONE, -1.5, 1.5, valid=away_from_zero),
     OpCase("cumsum", lambda x: mt.cumsum(x, axis=-1), ONE_NONSCALAR),
     OpCase("cumsum_exclusive_reverse", lambda x: mt.cumsum(x, axis=0, exclusive=True, reverse=True), ONE_NONSCALAR),

@@ -1,4 +1,4 @@
-"""Forward mode: ForwardAccumulator, Hessian-vector products, op counts, dual numbers."""
+"""Forward mode: ForwardAccumulator, Hessian-vector products, op counts, memory."""
 
 import math
 
@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 import minitape as mt
-from minitape import dual
 
 
 def f(x):
@@ -112,22 +111,6 @@ def test_op_counts_show_one_pass_per_input_forward_and_per_output_reverse():
     assert rev_8b < rev_8 and rev_8b < fwd_8b  # reverse mode: cost grows with the outputs
 
 
-def test_dual_numbers():
-    y = dual.Dual(3.0, 1.0) ** 3
-    assert (y.value, y.tangent) == (27.0, 27.0)
-    cases = [(lambda x: dual.sin(x) * x, lambda x: math.cos(x) * x + math.sin(x)),
-             (lambda x: dual.exp(x) / (1 + x * x), lambda x: math.exp(x) * (1 - x) ** 2 / (1 + x * x) ** 2),
-             (lambda x: dual.log(x) - dual.sqrt(x) + dual.tanh(x), lambda x: 1 / x - 0.5 / math.sqrt(x) +
-              1 - math.tanh(x) ** 2),
-             (lambda x: 2 ** x - x ** x + dual.cos(x) - dual.tan(x),
-              lambda x: 2 ** x * math.log(2) - x ** x * (math.log(x) + 1) - math.sin(x) - 1 / math.cos(x) ** 2),
-             (lambda x: 3 - x / 2, lambda x: -0.5)]
-    for fn, dfn in cases:
-        assert dual.derivative(fn, 0.7) == pytest.approx(dfn(0.7), rel=1e-14)
-    assert dual.derivative(lambda x: 5.0, 1.0) == 0.0
-    assert repr(dual.Dual(1, 2)) == "Dual(1.0, 2.0)"
-
-
 def test_forward_mode_keeps_no_history():
     # only the tangents of values still alive are kept: memory does not grow with the computation
     x = mt.constant(np.ones(1000))
@@ -138,6 +121,40 @@ def test_forward_mode_keeps_no_history():
         held = len(acc._tangents)
     assert held <= 3, f"{held} tangents kept for a chain of 200 ops"
     np.testing.assert_allclose(acc.jvp(y).numpy()[0], np.prod(np.cos(_sin_chain(1.0, 200))), rtol=1e-12)
+
+
+def _held(accumulator):
+    """How many entries each of the accumulator's containers holds."""
+    return {name: len(v) for name, v in vars(accumulator).items() if isinstance(v, (list, dict, set))}
+
+
+def test_an_accumulator_alive_over_200_000_ops_holds_what_it_held_after_1000():
+    x = mt.constant(1.0, dtype=mt.float64)
+    with mt.autodiff.ForwardAccumulator(x, mt.constant(1.0, dtype=mt.float64)) as acc:
+        y = x
+        for k in range(200_000):
+            y = y * 0.999999
+            if k == 999:
+                early = _held(acc)
+        late = _held(acc)
+    assert late == early, f"after 1,000 ops {early}, after 200,000 {late}"
+    assert float(acc.jvp(y)) == pytest.approx(0.999999 ** 200_000, rel=1e-9)
+
+
+def test_an_accumulator_notes_its_arithmetic_only_while_a_tape_records_it():
+    # a picture of a tape hides the ops of the JVP rules the tape recorded beside the function's own
+    x = mt.Variable(2.0, name="x")
+    with mt.autodiff.ForwardAccumulator(x, mt.constant(1.0)) as acc:
+        mt.sin(x) * x  # no tape: nothing to hide, nothing noted
+        assert acc._jvp_spans == []
+        with mt.GradientTape() as tape:
+            y = mt.sin(x) * x
+        assert len(acc._jvp_spans) == 2
+        mt.sin(x) * x
+        assert len(acc._jvp_spans) == 2
+    assert len(tape) > 2
+    assert [op.name for op in mt.trace.read_tape(tape, acc).ops] == ["sin", "multiply"]
+    assert float(acc.jvp(y)) == pytest.approx(math.cos(2.0) * 2.0 + math.sin(2.0), rel=1e-6)
 
 
 def _sin_chain(x, n):

@@ -11,6 +11,15 @@ is what makes second derivatives work. The gradient rules follow
 TensorFlow's (``math_grad.py``), including the choices at kinks: ``abs``
 and ``relu`` have derivative 0 at 0, ``maximum`` sends the gradient to its
 first input on a tie.
+
+They follow TensorFlow at singular points too, where the local derivative
+is infinite (sqrt at 0, 1/x at 0). There ``g * inf`` is NaN even when no
+gradient arrives (``g = 0``), which would poison ``where(x > 0, sqrt(x), 0)``
+at 0. TensorFlow's rules for sqrt and reciprocal multiply with
+:func:`multiply_no_nan` (0 wherever ``g`` is 0), so the masked branch
+gives 0; its rules for log, divide and pow do not, and still give NaN.
+Tangents are TensorFlow's too: sqrt's is ``0.5 * (t / y)``, NaN for a zero
+tangent at 0 (a ``where`` after it masks that, as in reverse mode).
 """
 
 import numpy as np
@@ -49,7 +58,7 @@ def _unary(name, forward, vjp, jvp, keeps="inputs", floats_only=True):
     return op
 
 
-def _binary(name, forward, vjp, jvp, keeps="inputs"):
+def _binary(name, forward, vjp, jvp, keeps="inputs", floats_only=False):
     """The public function ``name(x, y)`` for a broadcasting elementwise primitive."""
     prim = Primitive(name, forward, vjp=list(vjp), jvp=jvp if jvp == "linear" else list(jvp),
                      keeps=keeps, broadcasts=True)
@@ -59,6 +68,8 @@ def _binary(name, forward, vjp, jvp, keeps="inputs"):
             y = float_constant(y, x._value.dtype)  # `x * 0.5`: the commonest case, converted directly
         elif type(x) is not Tensor or type(y) is not Tensor or x._value.dtype != y._value.dtype:
             x, y = convert_inputs(name, x, y)
+        if floats_only:
+            _float_input(name, x)
         try:
             return apply(prim, (x, y))
         except ValueError:  # checked only on failure: most calls have compatible shapes
@@ -73,13 +84,17 @@ def _binary(name, forward, vjp, jvp, keeps="inputs"):
 #                forward        VJP: gradient of x given g             JVP: tangent of y given t
 negative = _unary("negative", np.negative, lambda g, y, x: -g, "linear", keeps="nothing", floats_only=False)
 square = _unary("square", np.square, lambda g, y, x: g * (2.0 * x), lambda t, y, x: t * (2.0 * x), floats_only=False)
-sqrt = _unary("sqrt", np.sqrt, lambda g, y, x: 0.5 * g / y, lambda t, y, x: 0.5 * t / y, keeps="output")
+sqrt = _unary("sqrt", np.sqrt, lambda g, y, x: multiply_no_nan(0.5 / y, g), lambda t, y, x: 0.5 * (t / y),
+              keeps="output")
 exp = _unary("exp", np.exp, lambda g, y, x: g * y, lambda t, y, x: t * y, keeps="output")
-log = _unary("log", np.log, lambda g, y, x: g / x, lambda t, y, x: t / x)
-log1p = _unary("log1p", np.log1p, lambda g, y, x: g / (1.0 + x), lambda t, y, x: t / (1.0 + x))
+reciprocal = _unary("reciprocal", np.reciprocal, lambda g, y, x: multiply_no_nan(-y * y, g),
+                    lambda t, y, x: multiply_no_nan(-y * y, t), keeps="output")
+log = _unary("log", np.log, lambda g, y, x: g * reciprocal(x), lambda t, y, x: t * reciprocal(x))
+log1p = _unary("log1p", np.log1p, lambda g, y, x: g * reciprocal(1.0 + x), lambda t, y, x: t * reciprocal(1.0 + x))
 sin = _unary("sin", np.sin, lambda g, y, x: g * cos(x), lambda t, y, x: t * cos(x))
 cos = _unary("cos", np.cos, lambda g, y, x: g * -sin(x), lambda t, y, x: t * -sin(x))
-tan = _unary("tan", np.tan, lambda g, y, x: g / square(cos(x)), lambda t, y, x: t / square(cos(x)))
+tan = _unary("tan", np.tan, lambda g, y, x: square(reciprocal(cos(x))) * g,
+             lambda t, y, x: square(reciprocal(cos(x))) * t)
 tanh = _unary("tanh", np.tanh, lambda g, y, x: g * (1.0 - y * y), lambda t, y, x: t * (1.0 - y * y), keeps="output")
 sigmoid = _unary("sigmoid", _stable_sigmoid,
                  lambda g, y, x: g * y * (1.0 - y), lambda t, y, x: t * y * (1.0 - y), keeps="output")
@@ -97,6 +112,29 @@ multiply = _binary("multiply", np.multiply,
 divide = _binary("divide", np.true_divide,
                  (lambda g, z, x, y: g / y, lambda g, z, x, y: g * (-x / y / y)),
                  (lambda t, z, x, y: t / y, lambda t, z, x, y: t * (-x / y / y)))
+
+
+def _multiply_no_nan(x, y):
+    out = np.zeros(np.broadcast_shapes(np.shape(x), np.shape(y)), np.result_type(x, y))
+    return np.multiply(x, y, out=out, where=y != 0)  # never computes inf * 0 or NaN * 0: no warning
+
+
+def _divide_no_nan(x, y):
+    out = np.zeros(np.broadcast_shapes(np.shape(x), np.shape(y)), np.result_type(x, y))
+    return np.divide(x, y, out=out, where=y != 0)
+
+
+# x * y and x / y, but 0 wherever y is 0 (TensorFlow's names and gradient rules; floats only, as there)
+multiply_no_nan = _binary("multiply_no_nan", _multiply_no_nan,
+                          (lambda g, z, x, y: multiply_no_nan(g, y), lambda g, z, x, y: multiply_no_nan(x, g)),
+                          (lambda t, z, x, y: multiply_no_nan(t, y), lambda t, z, x, y: multiply_no_nan(x, t)),
+                          floats_only=True)
+divide_no_nan = _binary("divide_no_nan", _divide_no_nan,
+                        (lambda g, z, x, y: divide_no_nan(g, y),
+                         lambda g, z, x, y: g * divide_no_nan(divide_no_nan(-x, y), y)),
+                        (lambda t, z, x, y: divide_no_nan(t, y),
+                         lambda t, z, x, y: t * divide_no_nan(divide_no_nan(-x, y), y)),
+                        floats_only=True)
 maximum = _binary("maximum", np.maximum,  # a tie sends the gradient to x, as in TensorFlow
                   (lambda g, z, x, y: where(x >= y, g, 0.0), lambda g, z, x, y: where(x >= y, 0.0, g)),
                   (lambda t, z, x, y: where(x >= y, t, 0.0), lambda t, z, x, y: where(x >= y, 0.0, t)))
@@ -119,7 +157,8 @@ pow = _binary("pow", np.power,  # noqa: A001  (TensorFlow's name)
 # Rules above name these functions; their docstrings live here, beside the table.
 for _op, _doc in [
     (negative, "-x, elementwise."), (square, "x * x, elementwise."), (sqrt, "The square root, elementwise."),
-    (exp, "e ** x, elementwise: ``mt.exp(0.0)`` is 1.0."), (log, "The natural logarithm, elementwise."),
+    (exp, "e ** x, elementwise: ``mt.exp(0.0)`` is 1.0."), (reciprocal, "1 / x, elementwise."),
+    (log, "The natural logarithm, elementwise."),
     (log1p, "log(1 + x), accurate for small x."), (sin, "Sine (radians)."), (cos, "Cosine (radians)."),
     (tan, "Tangent (radians)."), (tanh, "Hyperbolic tangent."),
     (sigmoid, "1 / (1 + e ** -x), computed without overflow."),
@@ -127,6 +166,12 @@ for _op, _doc in [
     (relu, "max(x, 0); its gradient at 0 is 0."),
     (add, "x + y, broadcasting like NumPy."), (subtract, "x - y, broadcasting like NumPy."),
     (multiply, "x * y, broadcasting like NumPy."), (divide, "x / y (true division), broadcasting like NumPy."),
+    (multiply_no_nan, "x * y, but 0 wherever y is 0, even where x is inf or NaN.\n\n"
+                      "    >>> multiply_no_nan([float('inf'), 2.0], [0.0, 3.0]).numpy()\n"
+                      "    array([0., 6.], dtype=float32)"),
+    (divide_no_nan, "x / y, but 0 wherever y is 0.\n\n"
+                    "    >>> divide_no_nan([1.0, 0.0, 3.0], [0.0, 0.0, 2.0]).numpy()\n"
+                    "    array([0. , 0. , 1.5], dtype=float32)"),
     (maximum, "The larger of x and y; on a tie the gradient goes to x."),
     (minimum, "The smaller of x and y; on a tie the gradient goes to x."),
     (pow, "x ** y; the gradient for y uses log(x), taken as 0 where x <= 0."),
@@ -153,9 +198,11 @@ def where(condition, x=None, y=None):
     """``x`` where ``condition`` is true, ``y`` elsewhere (all three broadcast).
 
     With only ``condition``, the coordinates of its true elements (int64).
-    The gradient of the branch not taken is exactly 0, but a NaN or inf
-    computed in that branch's own gradient still poisons the result; make
-    the untaken branch safe instead (see ``_log_where_positive``).
+    The branch not taken receives a gradient of exactly 0. Where that branch
+    has an infinite slope, sqrt gives 0 (so ``where(x > 0, sqrt(x), 0.0)``
+    is safe at 0), but log, divide and pow compute 0 * inf = NaN, as in
+    TensorFlow; make their input safe in the untaken branch instead (see
+    ``_log_where_positive``).
 
     >>> where([True, False], 1.0, 2.0).numpy()
     array([1., 2.], dtype=float32)
@@ -253,7 +300,7 @@ def argmin(input, axis=None, output_type="int64"):
     return Tensor(np.asarray(np.argmin(values, axis=axis or 0)).astype(as_dtype(output_type).as_numpy_dtype))
 
 
-__all__ = ["negative", "square", "sqrt", "exp", "log", "log1p", "sin", "cos", "tan", "tanh", "sigmoid", "abs",
-           "sign", "relu", "add", "subtract", "multiply", "divide", "maximum", "minimum", "pow",
-           "squared_difference", "where", "clip_by_value", "cast", "equal", "not_equal", "less", "less_equal",
-           "greater", "greater_equal", "round", "argmax", "argmin"]
+__all__ = ["negative", "square", "sqrt", "exp", "reciprocal", "log", "log1p", "sin", "cos", "tan", "tanh", "sigmoid",
+           "abs", "sign", "relu", "add", "subtract", "multiply", "divide", "multiply_no_nan", "divide_no_nan",
+           "maximum", "minimum", "pow", "squared_difference", "where", "clip_by_value", "cast", "equal", "not_equal",
+           "less", "less_equal", "greater", "greater_equal", "round", "argmax", "argmin"]

@@ -9,7 +9,7 @@ of a product ``g`` times the product of the *other* elements.
 import numpy as np
 
 from ..primitive import Primitive, apply, convert_inputs
-from .elementwise import cast, equal, maximum, sqrt, where, abs
+from .elementwise import cast, divide_no_nan, equal, maximum, sqrt, where, abs
 from .shapes import broadcast_to, integer_axes, one_axis, reshape, transpose
 
 
@@ -131,11 +131,14 @@ def _cumulative(numpy_fn, identity):
 _cumsum = Primitive("cumsum", _cumulative(np.cumsum, 0), keeps="nothing",
                     vjp=[lambda g, y, x, axis, exclusive, reverse: cumsum(g, axis, exclusive, not reverse)],
                     jvp="linear")
-# d/dx_j of prod_{i<=k} x_i is prod / x_j: the rule divides by x, so it is NaN where x is 0
-# (TensorFlow's rule hides that by returning 0 there). reduce_prod's own gradient never divides.
-_cumprod = Primitive("cumprod", _cumulative(np.cumprod, 1), keeps="both",
-                     vjp=[lambda g, y, x, axis, exclusive, reverse: cumsum(y * g, axis, exclusive, not reverse) / x],
-                     jvp=[lambda t, y, x, axis, exclusive, reverse: y * cumsum(t / x, axis, exclusive, reverse)])
+# d/dx_j of prod_{i<=k} x_i is prod / x_j. Like TensorFlow's, the rule divides with divide_no_nan,
+# which gives 0 where x_j is 0: the true derivative there is the product of the other factors,
+# so at an exact 0 the gradient is TensorFlow's 0, not the slope. reduce_prod's own first
+# derivative never divides, and is exact at zeros.
+_cumprod = Primitive(
+    "cumprod", _cumulative(np.cumprod, 1), keeps="both",
+    vjp=[lambda g, y, x, axis, exclusive, reverse: divide_no_nan(cumsum(y * g, axis, exclusive, not reverse), x)],
+    jvp=[lambda t, y, x, axis, exclusive, reverse: y * cumsum(divide_no_nan(t, x), axis, exclusive, reverse)])
 
 
 def cumsum(x, axis=0, exclusive=False, reverse=False):
@@ -160,8 +163,11 @@ def cumprod(x, axis=0, exclusive=False, reverse=False):
 def norm(tensor, ord="euclidean", axis=None, keepdims=False):
     """The vector norm of the elements along ``axis``: ``"euclidean"`` (or 2), 1 or ``np.inf``.
 
-    Its gradient at 0 is NaN for the Euclidean norm (as in TensorFlow):
-    sqrt has no slope there.
+    The Euclidean norm has no slope at 0: its gradient there is NaN, as in
+    TensorFlow, unless no gradient arrives (``g = 0``, e.g. through a
+    ``where`` that masks the norm out), which gives 0. So a norm whose
+    gradient at 0 is 0 is ``where(n2 > 0, sqrt(n2), 0.0)`` with
+    ``n2 = reduce_sum(x * x)``.
     """
     (x,) = convert_inputs("norm", tensor)
     if ord in ("euclidean", "fro", 2):
