@@ -24,7 +24,7 @@ import zlib
 
 FOLDER = pathlib.Path(__file__).resolve().parent / "answers"
 
-_lessons = {}  # lesson number -> {exercise id: spec}, filled on first use
+_lessons = {}  # lesson number -> the namespace of its answers source, filled on first use
 
 
 def encode(source):
@@ -50,8 +50,8 @@ def lesson_of(exercise_id):
     return int(match.group(1))
 
 
-def exercises(lesson):
-    """The ``EXERCISES`` dict of a lesson, loaded on first use."""
+def load(lesson):
+    """The namespace of a lesson's answers source (its ``EXERCISES`` and reference objects), read on first use."""
     lesson = int(lesson)
     if lesson not in _lessons:
         if not path(lesson).exists():
@@ -59,8 +59,13 @@ def exercises(lesson):
                                     f"create it with python -m minitape.exercises.answers write {lesson:02d} SOURCE")
         namespace = {"__name__": f"minitape.exercises.answers_{lesson:02d}"}
         exec(compile(decode(path(lesson).read_text()), f"<answers of lesson {lesson:02d}>", "exec"), namespace)
-        _lessons[lesson] = namespace["EXERCISES"]
+        _lessons[lesson] = namespace
     return _lessons[lesson]
+
+
+def exercises(lesson):
+    """The ``EXERCISES`` dict of a lesson: exercise id -> spec."""
+    return load(lesson)["EXERCISES"]
 
 
 def spec(exercise_id):

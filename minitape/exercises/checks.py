@@ -32,6 +32,11 @@ def check(exercise_id, answer):
         raise AssertionError(line)
 
 
+def passes(exercise_id, answer):
+    """Whether ``answer`` is right, silently (no output, no attempt counted): for cells that use it only if so."""
+    return answers.spec(exercise_id).problem(answer) is None
+
+
 def report(exercise_id, spec, answer):
     """The line ``check`` prints; counts a wrong attempt unless it repeats the last one."""
     problem = spec.problem(answer)

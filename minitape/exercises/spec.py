@@ -13,6 +13,7 @@ None
 "answer one of: 'forward', 'reverse'"
 """
 
+import dis
 import math
 
 import numpy as np
@@ -66,6 +67,8 @@ def function(name, reference, inputs, rtol=1e-6, atol=1e-12, hints=()):
     def judge(answer):
         if not callable(answer):
             return f"it is a {type(answer).__name__}, not a function: define it with def {name}(...)"
+        if is_placeholder(answer):
+            return ...
         for case, args in enumerate(inputs, 1):
             args = args if isinstance(args, tuple) else (args,)
             try:
@@ -116,6 +119,21 @@ def predicate(name, test, hints=()):
                 return ...
             return f"testing it raised {type(error).__name__}: {error}"
     return Spec(name, judge, hints)
+
+
+def is_placeholder(fn):
+    """Whether a function's body is only ``...`` (or ``pass``), so that it does nothing: not answered yet.
+
+    >>> def stub(x):
+    ...     ...
+    >>> is_placeholder(stub), is_placeholder(lambda x: 2 * x)
+    (True, False)
+    """
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return False
+    steps = [(i.opname, i.argval) for i in dis.get_instructions(code) if i.opname not in ("RESUME", "NOP")]
+    return steps in ([("LOAD_CONST", None), ("RETURN_VALUE", None)], [("RETURN_CONST", None)])
 
 
 def _same(given, expected):
