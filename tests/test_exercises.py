@@ -62,7 +62,8 @@ def test_unknown_ids_name_the_problem(lesson):
     ({"x": 6}, 6.0, "it is a dict that holds something other than numbers"),
     ([[1.0, 2.0], [3.0]], [[1.0, 2.0], [3.0, 4.0]], "it is a list whose rows have different lengths"),
     (np.ones((2, 1)), np.ones(2), "its shape is (2, 1), the exercise asks for shape (2,)"),
-    (mt.constant([1.0, 2.0]), mt.constant([1.0, 2.0], dtype=mt.float64), "its dtype is float32, the exercise asks for float64"),
+    (mt.constant([1.0, 2.0]), mt.constant([1.0, 2.0], dtype=mt.float64),
+     "its dtype is float32, the exercise asks for float64"),
     (-6.0, 6.0, "the sign is wrong"),
     ([1.0, -2.0, 3.0], [1.0, 2.0, 3.0], "the sign is wrong (1 of its 3 elements are wrong)"),
     (0.06, 6.0, "it is too small by a power of ten"),
@@ -129,7 +130,8 @@ def test_function():
     assert problem(spec, lambda x: x * ...) is ...  # the learner's ... reached an operation
     assert problem(spec, forgot_return) == "it returned None on test case 1: is its return statement missing?"
     assert problem(spec, lambda x: 1 / 0) == "calling it on test case 1 raised ZeroDivisionError: division by zero"
-    assert problem(spec, lambda x: 2 * x) == "on test case 1 of 2 its result is wrong in this way: it is off by a constant factor"
+    assert problem(spec, lambda x: 2 * x) == (
+        "on test case 1 of 2 its result is wrong in this way: it is off by a constant factor")
     assert problem(spec, lambda x: x * x if x < 2 else x + 1) == (
         "on test case 2 of 2 its result is wrong in this way: the value is wrong")
     assert problem(spec, 4.0) == "it is a float, not a function: define it with def square(...)"
