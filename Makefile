@@ -5,7 +5,8 @@ PY = $(shell scripts/setup.sh $(ENV))
 NBVAL = --nbval --nbval-current-env --nbval-sanitize-with notebooks/nbval-sanitize.cfg
 
 LESSONS ?=
-LESSON_FILES = $(if $(LESSONS),$(foreach n,$(LESSONS),$(wildcard notebooks/$(n)_*.ipynb)),$(wildcard notebooks/[0-9]*.ipynb))
+ALL_LESSONS = $(wildcard notebooks/[0-9]*.ipynb)
+LESSON_FILES = $(if $(LESSONS),$(foreach n,$(LESSONS),$(wildcard notebooks/$(n)_*.ipynb)),$(ALL_LESSONS))
 
 .PHONY: lab test notebooks student nbgrader bench
 
