@@ -15,7 +15,6 @@ import sys
 
 import numpy as np
 
-from . import answers
 from .feedback import plain
 
 GRADING = ("autograde", "validate")  # the values of NBGRADER_EXECUTION while nbgrader runs a submission
@@ -26,7 +25,7 @@ _attempts = {}  # exercise id -> (wrong attempts so far, fingerprint of the last
 
 def check(exercise_id, answer):
     """Print whether ``answer`` is right for exercise ``exercise_id`` (⏳, ✅, or ❌ with a hint)."""
-    line = report(exercise_id, answers.spec(exercise_id), answer)
+    line = report(exercise_id, _spec(exercise_id), answer)
     print(line)
     if not line.startswith("✅") and os.environ.get("NBGRADER_EXECUTION") in GRADING:
         raise AssertionError(line)
@@ -34,7 +33,7 @@ def check(exercise_id, answer):
 
 def passes(exercise_id, answer):
     """Whether ``answer`` is right, silently (no output, no attempt counted): for cells that use it only if so."""
-    return answers.spec(exercise_id).problem(answer) is None
+    return _spec(exercise_id).problem(answer) is None
 
 
 def report(exercise_id, spec, answer):
@@ -55,6 +54,13 @@ def report(exercise_id, spec, answer):
         if count > len(spec.hints):
             line += f" {STUCK}"
     return line
+
+
+def _spec(exercise_id):
+    # imported on first use, so that `python -m minitape.exercises.answers` finds the module not yet imported
+    from .answers import spec
+
+    return spec(exercise_id)
 
 
 def _fingerprint(answer):
@@ -81,7 +87,7 @@ class reference_solution:
 
     def __init__(self, *exercise_ids):
         self.exercise_ids = exercise_ids
-        self.specs = [answers.spec(i) for i in exercise_ids]
+        self.specs = [_spec(i) for i in exercise_ids]
 
     def __enter__(self):
         self.namespace = sys._getframe(1).f_globals  # the notebook's (or module's) global names

@@ -102,7 +102,8 @@ def _kind_of_difference(got, want, rtol, atol):
     count = np.count_nonzero(wrong)
     which = "" if count == got.size else f" ({count} of its {got.size} elements are wrong)"
     if np.isnan(got[wrong]).any():
-        return "it contains NaN where a number is expected: look for 0/0, inf - inf or a log of a negative" + which
+        return ("it contains NaN where a number is expected: look for zero divided by zero, inf minus inf or "
+                "the log of a negative number" + which)
     if np.isinf(got[wrong]).any():
         return "it contains an infinity where a finite number is expected" + which
     got, want = got[wrong], want[wrong]
