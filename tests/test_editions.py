@@ -65,6 +65,18 @@ def test_every_exercise_has_an_answer_a_reference_and_current_metadata(path):
         f"{path.name}: nbgrader metadata out of date: python -m minitape.exercises.notebook tag {path}")
 
 
+@pytest.mark.parametrize("path", LESSONS, ids=[p.stem for p in LESSONS])
+def test_instructors_guide_states_the_lessons_time(path):
+    nb = nbformat.read(path, as_version=4)
+    stated = re.search(r"\*\*Time:\*\* about (\d+) minutes", nb.cells[0].source)
+    assert stated, f"{path.name}: the first cell states no '**Time:** about N minutes'"
+    guide = (ROOT / "INSTRUCTORS.md").read_text()
+    row = re.search(rf"^\| `{path.stem}` \| (\d+) min", guide, re.MULTILINE)
+    assert row and row.group(1) == stated.group(1), (
+        f"INSTRUCTORS.md gives {path.stem} {row.group(1) if row else 'no'} minutes, the lesson {stated.group(1)}")
+    assert re.search(r"\*\*Next:\*\*", nb.cells[-1].source), f"{path.name}: the last cell has no **Next:** link"
+
+
 # --- the student edition runs top to bottom unanswered ----------------------------------------------------------
 
 @pytest.mark.parametrize("path", LESSONS, ids=[p.stem for p in LESSONS])

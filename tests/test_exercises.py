@@ -59,6 +59,8 @@ def test_unknown_ids_name_the_problem(lesson):
     (None, 6.0, NONE_ANSWER),
     ([mt.constant(1.0), None], [1.0, 2.0], "item 1 of the list is None. A gradient is None when"),
     ("6", 6.0, "it is a str, not a number"),
+    (mt.GradientTape, 6.0, "it is the class GradientTape, not a number: did you forget to call it?"),
+    (mt.constant(6.0).numpy, 6.0, "it is a method, not a number: did you forget to call it?"),
     ({"x": 6}, 6.0, "it is a dict that holds something other than numbers"),
     ([[1.0, 2.0], [3.0]], [[1.0, 2.0], [3.0, 4.0]], "it is a list whose rows have different lengths"),
     (np.ones((2, 1)), np.ones(2), "its shape is (2, 1), the exercise asks for shape (2,)"),
@@ -81,6 +83,13 @@ def test_unknown_ids_name_the_problem(lesson):
 ])
 def test_value_says_what_is_wrong(answer, expected, says):
     assert problem(value("y", expected), answer).startswith(says)
+
+
+def test_value_names_typical_slips():
+    spec = value("slope", expected=6.0, mistakes=[(27.0, "that is the derivative at the wrong point")])
+    assert problem(spec, 27.0) == "that is the derivative at the wrong point"
+    assert problem(spec, -6.0) == "the sign is wrong"
+    assert problem(spec, 6.0) is None
 
 
 def test_value_accepts_tensors_lists_and_numbers_within_tolerance():
@@ -113,6 +122,7 @@ def test_choice():
     assert problem(shape, (3, 5)) == "that is not the right answer"
     assert problem(shape, "5, 3") == "it is a str, the exercise asks for a tuple"
     assert problem(choice("n", expected=3), 3.0) is None
+    assert problem(choice("n", expected=3), "3") == "it is a str, the exercise asks for an int"
 
 
 def test_function():
@@ -128,7 +138,9 @@ def test_function():
     assert problem(spec, stub) is ...
     assert problem(spec, lambda x: ...) is ...
     assert problem(spec, lambda x: x * ...) is ...  # the learner's ... reached an operation
-    assert problem(spec, forgot_return) == "it returned None on test case 1: is its return statement missing?"
+    assert problem(spec, forgot_return).startswith(
+        "it returned None on test case 1: is its return statement missing? If it returns a gradient: A gradient is "
+        "None when the tape recorded no path")
     assert problem(spec, lambda x: 1 / 0) == "calling it on test case 1 raised ZeroDivisionError: division by zero"
     assert problem(spec, lambda x: 2 * x) == (
         "on test case 1 of 2 its result is wrong in this way: it is off by a constant factor")
@@ -212,10 +224,12 @@ def test_passes_is_silent_and_counts_nothing(lesson, capsys):
     assert said(capsys) == [] and checks._attempts == {}
 
 
-def test_no_hint_is_a_bare_sentence(lesson, capsys):
+def test_no_hint_is_a_bare_sentence_and_questions_keep_their_mark(lesson, capsys):
     lesson["99.1"] = value("y", expected=6.0)
+    lesson["99.2"] = predicate("y", test=lambda answer: "which point did you use?", hints=["Which x?"])
     check("99.1", 7.0)
-    assert said(capsys) == ["❌ 99.1: the value is wrong."]
+    check("99.2", 7.0)
+    assert said(capsys) == ["❌ 99.1: the value is wrong.", "❌ 99.2: which point did you use? Hint: Which x?"]
 
 
 # --- never the expected value ------------------------------------------------------------------------------

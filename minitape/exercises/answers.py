@@ -83,6 +83,7 @@ def write(lesson, source):
     exec(compile(source, "<answers source>", "exec"), namespace)
     if not isinstance(namespace.get("EXERCISES"), dict):
         raise ValueError("an answers source must define EXERCISES = {exercise id: spec, ...}")
+    FOLDER.mkdir(parents=True, exist_ok=True)
     path(lesson).write_text(encode(source))
     _lessons.pop(int(lesson), None)
 

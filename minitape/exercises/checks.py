@@ -43,17 +43,22 @@ def report(exercise_id, spec, answer):
         return f"✅ {exercise_id}: correct."
     if problem is ...:
         return f"⏳ {exercise_id}: not answered yet: replace the ... with your answer."
-    line = f"❌ {exercise_id}: {problem.rstrip('.')}."
+    line = f"❌ {exercise_id}: {_sentence(problem)}"
     if spec.hints:
         count, last = _attempts.get(exercise_id, (0, None))
         now = _fingerprint(answer)
         if now != last or count == 0:
             count += 1
         _attempts[exercise_id] = (count, now)
-        line += f" Hint: {spec.hints[min(count, len(spec.hints)) - 1].rstrip('.')}."
+        line += f" Hint: {_sentence(spec.hints[min(count, len(spec.hints)) - 1])}"
         if count > len(spec.hints):
             line += f" {STUCK}"
     return line
+
+
+def _sentence(text):
+    """``text`` ending in a full stop, unless it already ends in one, a question or an exclamation mark."""
+    return text if text.endswith((".", "?", "!")) else text + "."
 
 
 def _spec(exercise_id):

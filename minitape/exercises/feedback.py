@@ -30,6 +30,11 @@ TELLING_FACTORS = (2.0, 3.0, 4.0, 0.5, 1 / 3, 0.25, math.pi, 2 * math.pi, 1 / ma
 CLOSE = 1e-2
 
 
+def article(noun):
+    """``noun`` with "a" or "an" before it: "an int", "a list"."""
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
+
+
 def plain(value):
     """A minitape tensor (also inside lists and tuples) as NumPy; anything else unchanged."""
     if isinstance(value, Tensor):
@@ -53,6 +58,9 @@ def as_numbers(value, allow_bool=False):
     """``(array, None)`` for a number, list, array or tensor; ``(None, what is wrong)`` for anything else."""
     if value is None:
         return None, NONE_ANSWER
+    if callable(value):
+        kind = f"the class {value.__name__}" if isinstance(value, type) else f"a {type(value).__name__}"
+        return None, f"it is {kind}, not a number: did you forget to call it?"
     items = value if isinstance(value, (list, tuple)) else [value]
     for position, item in enumerate(items):
         if item is None:
@@ -68,9 +76,9 @@ def as_numbers(value, allow_bool=False):
         try:  # SymPy numbers and Python objects that know their float value
             array = array.astype(complex if any(isinstance(v, complex) for v in array.flat) else float)
         except (TypeError, ValueError):
-            return None, f"it is a {type(value).__name__} that holds something other than numbers"
+            return None, f"it is {article(type(value).__name__)} that holds something other than numbers"
     if array.dtype.kind not in ("biufc" if allow_bool else "iufc"):
-        return None, f"it is a {type(value).__name__}, not a number"
+        return None, f"it is {article(type(value).__name__)}, not a number"
     return array, None
 
 

@@ -170,7 +170,11 @@ def build_nbgrader(out_dir, paths):
     for path in map(pathlib.Path, paths):
         folder = out_dir / "source" / path.stem
         folder.mkdir(parents=True, exist_ok=True)
-        nbformat.write(nbgrader_source(nbformat.read(path, as_version=4)), folder / path.name)
+        try:
+            source = nbgrader_source(nbformat.read(path, as_version=4))
+        except ValueError as error:
+            raise ValueError(f"{path}: {error}") from None
+        nbformat.write(source, folder / path.name)
 
 
 def _rewrite(change, paths):

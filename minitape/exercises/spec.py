@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from .feedback import diagnose
+from .feedback import NONE_ANSWER, article, diagnose
 
 
 class Spec:
@@ -39,9 +39,19 @@ class Spec:
         return f"<exercise answer {self.name!r}>"
 
 
-def value(name, expected, rtol=1e-6, atol=1e-12, hints=()):
-    """A number, list, array or tensor, compared within ``rtol``/``atol``."""
-    return Spec(name, lambda answer: diagnose(answer, expected, rtol, atol), hints)
+def value(name, expected, rtol=1e-6, atol=1e-12, hints=(), mistakes=()):
+    """A number, list, array or tensor, compared within ``rtol``/``atol``.
+
+    ``mistakes`` are ``(wrong value, sentence)`` pairs for typical slips: an answer equal to a wrong value
+    gets its sentence (say what the slip is, never the right value) instead of the general diagnosis.
+    """
+    def judge(answer):
+        problem = diagnose(answer, expected, rtol, atol)
+        if problem is None or not mistakes:
+            return problem
+        return next((sentence for wrong, sentence in mistakes if diagnose(answer, wrong, rtol, atol) is None),
+                    problem)
+    return Spec(name, judge, hints)
 
 
 def choice(name, expected, options=None, hints=()):
@@ -57,7 +67,7 @@ def choice(name, expected, options=None, hints=()):
         if _same(given, expected):
             return None
         if options is None and type(given) is not type(expected) and not _both_numbers(given, expected):
-            return f"it is a {type(answer).__name__}, the exercise asks for a {type(expected).__name__}"
+            return f"it is {article(type(answer).__name__)}, the exercise asks for {article(type(expected).__name__)}"
         return "that is not the right answer"
     return Spec(name, judge, hints)
 
@@ -66,7 +76,7 @@ def function(name, reference, inputs, rtol=1e-6, atol=1e-12, hints=()):
     """A function, called on each argument tuple of ``inputs`` and compared with ``reference(*args)``."""
     def judge(answer):
         if not callable(answer):
-            return f"it is a {type(answer).__name__}, not a function: define it with def {name}(...)"
+            return f"it is {article(type(answer).__name__)}, not a function: define it with def {name}(...)"
         if is_placeholder(answer):
             return ...
         for case, args in enumerate(inputs, 1):
@@ -80,7 +90,8 @@ def function(name, reference, inputs, rtol=1e-6, atol=1e-12, hints=()):
             if result is ...:
                 return ...
             if result is None:
-                return f"it returned None on test case {case}: is its return statement missing?"
+                return (f"it returned None on test case {case}: is its return statement missing? If it returns a "
+                        f"gradient: {NONE_ANSWER.removeprefix('it is None. ')}")
             problem = diagnose(result, reference(*_copies(args)), rtol, atol)
             if problem:
                 return f"on test case {case} of {len(inputs)} its result is wrong in this way: {problem}"
@@ -94,7 +105,7 @@ def expression(name, expected, symbols, hints=()):
         import sympy  # a course dependency only, so imported when an expression is judged
 
         if not isinstance(answer, sympy.Basic):
-            return f"it is a {type(answer).__name__}, the exercise asks for a SymPy expression"
+            return f"it is {article(type(answer).__name__)}, the exercise asks for a SymPy expression"
         extra = answer.free_symbols - set(symbols)
         if extra:
             return "it uses symbols the exercise does not: " + ", ".join(sorted(map(str, extra)))
