@@ -64,19 +64,18 @@ def main(extra_args):
     # A token we choose is not printed by JupyterLab in its own banner, so the one line below is the only URL.
     env = {"JUPYTER_TOKEN": secrets.token_hex(24), **os.environ}
     server = subprocess.Popen(lab_command(extra_args), cwd=ROOT, env=env)
+    # Ctrl-C reaches JupyterLab too, which asks whether to stop; this process just waits for it to end.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, lambda signum, frame: server.terminate())
     info = wait_for_server_info(server)
-    if info is None:
-        if server.poll() is None:
-            server.terminate()
-            print(f"JupyterLab did not start within {SERVER_START_TIMEOUT} s", file=sys.stderr)
-        return server.wait() or 1
-    print(f"\n    The course is open at  {lesson_url(info)}\n    (Ctrl-C twice stops it.)\n", flush=True)
-    while True:
-        try:
-            return server.wait()
-        except KeyboardInterrupt:  # JupyterLab gets the Ctrl-C too and asks whether to stop
-            continue
+    if info is None and server.poll() is None:
+        server.terminate()
+        print(f"JupyterLab did not start within {SERVER_START_TIMEOUT} s", file=sys.stderr)
+        server.wait()
+        return 1
+    if info is not None:
+        print(f"\n    The course is open at  {lesson_url(info)}\n    (Ctrl-C twice stops it.)\n", flush=True)
+    return server.wait()
 
 
 if __name__ == "__main__":
