@@ -192,8 +192,9 @@ def test_licenses_are_declared_once_and_shipped():
 def test_book_copy_folds_solutions_and_drops_the_badge():
     build_book = _load_script("build_book")
     links = _load_script("binder_links")
+    badge = links.badge("https://github.com/o/r")
     notebook = {"cells": [
-        {"cell_type": "markdown", "metadata": {}, "source": ["# 00\n", "\n", links.badge("https://github.com/o/r") + "\n"]},
+        {"cell_type": "markdown", "metadata": {}, "source": ["# 00\n", "\n", badge + "\n"]},
         {"cell_type": "code", "metadata": {"tags": ["solution"]}, "source": ["# Reference solution\n"]},
         {"cell_type": "code", "metadata": {}, "source": ["x = 1\n"]}]}
     cells = json.loads(build_book.book_copy(json.dumps(notebook)))["cells"]
