@@ -3,7 +3,9 @@
 The sources are staged in build/book-src/: book/index.md and a copy of every lesson in which each cell
 tagged ``solution`` also carries MyST-NB's ``hide-cell`` tag, so reference solutions are folded behind
 a toggle in the book while the notebooks themselves stay untouched; lesson 00's Binder badge, an image
-from mybinder.org, is left out (every page of the book has its own launch button). Nothing is executed
+from mybinder.org, is left out (every page of the book has its own launch button), and a link from a
+lesson to a file outside notebooks/ (``../minitape/tape.py``) points at that file in the repository,
+since the book holds only the lessons. Nothing is executed
 and nothing is downloaded, when building or when reading. Sphinx warnings fail the build.
 
     python scripts/build_book.py     ->  build/book/index.html, build/book/05_reverse_mode.html, ...
@@ -11,12 +13,13 @@ and nothing is downloaded, when building or when reading. Sphinx warnings fail t
 
 import json
 import pathlib
+import re
 import sys
 import time
 
 from sphinx.cmd.build import build_main
 
-from binder_links import BADGE_PATTERN
+from binder_links import BADGE_PATTERN, repository_url
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "build" / "book-src"
@@ -24,15 +27,20 @@ OUTPUT = ROOT / "build" / "book"
 DOCTREES = ROOT / "build" / "book-doctrees"
 
 
-def book_copy(notebook_text):
-    """The lesson's JSON with its ``solution`` cells tagged ``hide-cell`` and without a Binder badge."""
+LINK_OUT_OF_NOTEBOOKS = re.compile(r"\]\(\.\./([^)\s]+)\)")
+
+
+def book_copy(notebook_text, repository):
+    """The lesson's JSON as the book shows it: ``solution`` cells tagged ``hide-cell``, no Binder badge, and
+    links to the repository's other files pointing into ``repository``."""
     notebook = json.loads(notebook_text)
     for cell in notebook["cells"]:
         tags = cell.get("metadata", {}).get("tags", [])
         if "solution" in tags and "hide-cell" not in tags:
             cell["metadata"]["tags"] = tags + ["hide-cell"]
         if cell["cell_type"] == "markdown":
-            cell["source"] = BADGE_PATTERN.sub("", "".join(cell["source"]))
+            markdown = BADGE_PATTERN.sub("", "".join(cell["source"]))
+            cell["source"] = LINK_OUT_OF_NOTEBOOKS.sub(rf"]({repository}/blob/HEAD/\1)", markdown)
     return json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
 
 
@@ -46,7 +54,7 @@ def stage_sources():
     SOURCES.mkdir(parents=True, exist_ok=True)
     staged = {"index.md": (ROOT / "book" / "index.md").read_text(encoding="utf-8")}
     for lesson in sorted((ROOT / "notebooks").glob("[0-9]*.ipynb")):
-        staged[lesson.name] = book_copy(lesson.read_text(encoding="utf-8"))
+        staged[lesson.name] = book_copy(lesson.read_text(encoding="utf-8"), repository_url())
     for stale in SOURCES.iterdir():
         if stale.name not in staged:
             stale.unlink()

@@ -189,18 +189,21 @@ def test_licenses_are_declared_once_and_shipped():
     assert "`LICENSE`" in readme and "`LICENSE-lessons`" in readme and "CC BY 4.0" in readme
 
 
-def test_book_copy_folds_solutions_and_drops_the_badge():
+def test_book_copy_folds_solutions_drops_the_badge_and_links_other_files_into_the_repository():
     build_book = _load_script("build_book")
-    links = _load_script("binder_links")
-    badge = links.badge("https://github.com/o/r")
+    badge = _load_script("binder_links").badge("https://github.com/o/r")
     notebook = {"cells": [
         {"cell_type": "markdown", "metadata": {}, "source": ["# 00\n", "\n", badge + "\n"]},
         {"cell_type": "code", "metadata": {"tags": ["solution"]}, "source": ["# Reference solution\n"]},
-        {"cell_type": "code", "metadata": {}, "source": ["x = 1\n"]}]}
-    cells = json.loads(build_book.book_copy(json.dumps(notebook)))["cells"]
+        {"cell_type": "code", "metadata": {}, "source": ["x = 1\n"]},
+        {"cell_type": "markdown", "metadata": {}, "source": ["Read [the tape](../minitape/tape.py), then "
+                                                             "[lesson 05](05_reverse_mode.ipynb).\n"]}]}
+    cells = json.loads(build_book.book_copy(json.dumps(notebook), "https://github.com/o/r"))["cells"]
     assert "mybinder" not in cells[0]["source"]
     assert cells[1]["metadata"]["tags"] == ["solution", "hide-cell"]
     assert cells[2]["metadata"] == {}
+    assert cells[3]["source"] == ("Read [the tape](https://github.com/o/r/blob/HEAD/minitape/tape.py), then "
+                                  "[lesson 05](05_reverse_mode.ipynb).\n")
 
 
 BOOK = ROOT / "build" / "book"
