@@ -6,16 +6,15 @@ the network: MathJax is copied in from the jupyter-server-mathjax package.
 
 import pathlib
 import shutil
+import sys
 
 import jupyter_server_mathjax
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10; Sphinx installs tomli there
-    import tomli as tomllib
-
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-REPOSITORY = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["urls"]["Repository"]
+sys.path.insert(0, str(ROOT / "scripts"))
+from binder_links import repository_url  # noqa: E402  (the address is read from pyproject.toml in one place)
+
+REPOSITORY = repository_url()
 MATHJAX = pathlib.Path(jupyter_server_mathjax.__file__).parent / "static"
 
 project = "minitape"
