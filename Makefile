@@ -1,21 +1,26 @@
 # The two commands of the README:   make lab   (open the course)   make test   (run every test)
 # ENV=conda uses the conda environment from environment.yml instead of a .venv.
+# make lab LAB_ARGS="--port 9999 --no-browser" passes options on to JupyterLab.
 ENV ?= venv
 PY = $(shell scripts/setup.sh $(ENV))
 NBVAL = --nbval --nbval-current-env --nbval-sanitize-with notebooks/nbval-sanitize.cfg
+LAB_ARGS ?=
 
 LESSONS ?=
 ALL_LESSONS = $(wildcard notebooks/[0-9]*.ipynb)
 LESSON_FILES = $(if $(LESSONS),$(foreach n,$(LESSONS),$(wildcard notebooks/$(n)_*.ipynb)),$(ALL_LESSONS))
 
-.PHONY: lab test notebooks student nbgrader bench
+.PHONY: lab test book notebooks student nbgrader bench
 
 lab:
-	$(PY) -m jupyter trust notebooks/*.ipynb
-	$(PY) -m jupyter lab notebooks/00_welcome.ipynb
+	$(PY) scripts/lab.py $(LAB_ARGS)
 
-test:
+# The static book (build/book/index.html) is built first, so a lesson it cannot render fails the tests.
+test: book
 	$(PY) -m pytest tests minitape notebooks --doctest-modules $(NBVAL)
+
+book:
+	$(PY) scripts/build_book.py
 
 # Re-execute every lesson top to bottom in a fresh kernel and store its outputs (after a library change);
 # reference solutions then lose theirs, so that a collapsed solution shows nothing. LESSONS="00 05" for some.

@@ -14,6 +14,8 @@ if [ "$route" = conda ]; then
   if ! conda env list | grep -q '^minitape '; then
     log "creating the conda environment 'minitape' from environment.yml"
     conda env create -q -f environment.yml >&2
+    # environment.yml holds the dependencies only (a "pip: -e ." line there breaks Binder builds).
+    conda run -n minitape python -m pip install -q --no-deps -e . >&2
   fi
   echo "conda run --no-capture-output -n minitape python"
   exit 0
@@ -36,9 +38,9 @@ if [ ! -x .venv/bin/python ]; then
   $python -m venv .venv >&2
 fi
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-  log "installing minitape and its course and test dependencies into .venv"
+  log "installing minitape and its course, test and book dependencies into .venv"
   .venv/bin/python -m pip install -q --upgrade pip >&2
-  .venv/bin/python -m pip install -q -e '.[course,test]' >&2
+  .venv/bin/python -m pip install -q -e '.[course,test,book]' >&2
   touch "$stamp"
 fi
 echo ".venv/bin/python"

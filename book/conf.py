@@ -1,0 +1,60 @@
+"""Sphinx configuration of the course's static book (make book; scripts/build_book.py stages the sources).
+
+The lessons are rendered from their stored outputs, never re-executed, and the book loads nothing from
+the network: MathJax is copied in from the jupyter-server-mathjax package.
+"""
+
+import pathlib
+import shutil
+import sys
+
+import jupyter_server_mathjax
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+from binder_links import repository_url  # noqa: E402  (the address is read from pyproject.toml in one place)
+
+REPOSITORY = repository_url()
+MATHJAX = pathlib.Path(jupyter_server_mathjax.__file__).parent / "static"
+
+project = "minitape"
+author = "the minitape authors"
+copyright = "2026, the minitape authors"
+html_title = "minitape: automatic differentiation, taken apart"
+
+extensions = ["myst_nb"]
+myst_enable_extensions = ["dollarmath", "amsmath"]
+nb_execution_mode = "off"
+# scripts/build_book.py folds the cells tagged "solution" (and only those) behind MyST-NB's toggle.
+nb_code_prompt_show = "Show the reference solution"
+nb_code_prompt_hide = "Hide the reference solution"
+# The step-through slider needs a live kernel; the book shows the widget's text instead of loading
+# the widget JavaScript from a CDN.
+nb_ipywidgets_js = {}
+nb_mime_priority_overrides = [("html", "application/vnd.jupyter.widget-view+json", None)]
+
+html_theme = "sphinx_book_theme"
+html_theme_options = {
+    "repository_url": REPOSITORY,
+    "repository_branch": "HEAD",
+    "path_to_docs": "notebooks",  # the staged lessons are notebooks/*.ipynb of the repository
+    "use_repository_button": True,
+    "launch_buttons": {"binderhub_url": "https://mybinder.org", "notebook_interface": "jupyterlab"},
+}
+
+# MathJax 2 as shipped by jupyter-server-mathjax, copied into _static/mathjax (see setup below). That copy
+# carries only the STIX-Web fonts, so MathJax is told to use them rather than look for its TeX fonts.
+mathjax_path = "mathjax/MathJax.js?config=TeX-AMS-MML_HTMLorMML-full"
+mathjax2_config = {"HTML-CSS": {"availableFonts": [], "webFont": "STIX-Web", "imageFont": None}}
+# MyST's MathJax 3 settings would mark the pages "tex2jax_ignore", which MathJax 2 obeys: no maths at all.
+myst_update_mathjax = False
+
+
+def copy_mathjax(app, exception):
+    target = pathlib.Path(app.outdir) / "_static" / "mathjax"
+    if exception is None and not (target / "MathJax.js").exists():
+        shutil.copytree(MATHJAX, target, dirs_exist_ok=True)
+
+
+def setup(app):
+    app.connect("build-finished", copy_mathjax)
