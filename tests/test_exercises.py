@@ -392,6 +392,9 @@ def test_tag_rejects_cells_it_cannot_place():
     nb.cells[5].source = '# Reference solution\nwith reference_solution("99.1"):\n    y = 6.0\nprint(y)'
     with pytest.raises(ValueError, match="move 'print\\(y\\)' inside it"):
         notebook.tag(nb)
+    nb.cells[4].source = 'check("99.2", y)'
+    with pytest.raises(ValueError, match="checks 99.2 under the heading of exercise 99.1"):
+        notebook.tag(nb)
     nb.cells[4].source = "print(y)"
     with pytest.raises(ValueError, match="calls no check"):
         notebook.tag(nb)
