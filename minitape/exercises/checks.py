@@ -38,7 +38,10 @@ def passes(exercise_id, answer):
 
 def report(exercise_id, spec, answer):
     """The line ``check`` prints; counts a wrong attempt unless it repeats the last one."""
-    problem = spec.problem(answer)
+    try:
+        problem = spec.problem(answer)
+    except Exception as error:  # an answer no rule foresaw: say so, never break the learner's notebook
+        problem = f"the check could not judge this answer ({type(error).__name__}: {error})"
     if problem is None:
         return f"✅ {exercise_id}: correct."
     if problem is ...:
