@@ -218,6 +218,16 @@ def test_an_unchanged_wrong_function_does_not_advance_the_hints(lesson, capsys):
     assert [line.split("Hint: ")[1] for line in said(capsys)] == ["Nudge.", "Nudge.", "Fuller hint."]
 
 
+def test_an_answer_no_rule_foresaw_is_reported_not_raised(lesson, capsys):
+    def fragile(answer):
+        raise RuntimeError("unforeseen")
+
+    lesson["99.1"] = value("y", expected=6.0)
+    lesson["99.1"].judge = fragile
+    check("99.1", 1.0)
+    assert said(capsys) == ["❌ 99.1: the check could not judge this answer (RuntimeError: unforeseen)."]
+
+
 def test_passes_is_silent_and_counts_nothing(lesson, capsys):
     lesson["99.1"] = value("y", expected=6.0, hints=HINTS)
     assert passes("99.1", 6.0) and not passes("99.1", -6.0) and not passes("99.1", ...)
@@ -391,6 +401,9 @@ def test_tag_rejects_cells_it_cannot_place():
         notebook.tag(nb)
     nb.cells[5].source = '# Reference solution\nwith reference_solution("99.1"):\n    y = 6.0\nprint(y)'
     with pytest.raises(ValueError, match="move 'print\\(y\\)' inside it"):
+        notebook.tag(nb)
+    nb.cells[4].source = 'check("99.2", y)'
+    with pytest.raises(ValueError, match="checks 99.2 under the heading of exercise 99.1"):
         notebook.tag(nb)
     nb.cells[4].source = "print(y)"
     with pytest.raises(ValueError, match="calls no check"):

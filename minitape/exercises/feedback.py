@@ -90,7 +90,9 @@ def diagnose(answer, expected, rtol=1e-6, atol=1e-12):
     >>> diagnose("6", 6.0)
     'it is a str, not a number'
     """
-    want, _ = as_numbers(expected, allow_bool=True)
+    want, wrong_spec = as_numbers(expected, allow_bool=True)
+    if wrong_spec:
+        raise TypeError(f"the expected value of a value exercise must be numbers, but {wrong_spec}")
     got, problem = as_numbers(answer, allow_bool=want.dtype.kind == "b")
     if problem:
         return problem

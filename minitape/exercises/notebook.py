@@ -93,6 +93,9 @@ def tag(nb):
         elif role[0] == "check":
             if not check_ids(cell.source):
                 raise ValueError(f"cell {index} is tagged check but calls no check(\"N.k\", ...)")
+            strangers = [i for i in check_ids(cell.source) if i.rstrip("abcdefghijklmnopqrstuvwxyz") != current]
+            if strangers:
+                raise ValueError(f"cell {index} checks {', '.join(strangers)} under the heading of exercise {current}")
             cell.metadata["nbgrader"] = _grade(unique(f"{name}-check"), True, False, points)
         else:
             if not cell.source.startswith(SOLUTION_FIRST_LINE):
