@@ -32,7 +32,9 @@ digraph {
 
 Pictures need Graphviz's ``dot`` program to render; :func:`to_dot` gives
 the DOT source without it. Everything is drawn in recording order and named
-by it, so the same code always gives the same source, byte for byte.
+by it, so the same code always gives the same source, byte for byte. A
+picture fits a notebook's width: a long one is laid out top to bottom, a
+wide one scaled down; a notebook gets it as SVG and as PNG.
 """
 
 import base64
@@ -49,7 +51,7 @@ from .tape import GradientTape
 from .tensor import Tensor
 from .trace import Op, format_number, format_value, local_partials, read_tape, shape_text, short_text
 
-MAX_NODES = 150  # beyond this a picture is unreadable anyway, and dot gets slow
+MAX_NODES = 150  # beyond this a picture is unreadable anyway, and dot's layout time grows fast
 
 FONT = "Helvetica"
 LEGEND_FONT_SIZE = 10
@@ -89,9 +91,9 @@ class GraphvizNotFound(graphviz.ExecutableNotFound):
 class Picture(graphviz.Digraph):
     """A ``graphviz.Digraph`` with a stable text form, whose rendering errors say how to install Graphviz.
 
-    A notebook gets it as SVG and, beside it, as PNG: front ends that do not
-    trust a notebook (JupyterLab with a fresh clone, GitHub) drop the SVG
-    but show the PNG, at the SVG's size.
+    A notebook gets it as SVG and, beside it, as PNG: JupyterLab drops the
+    SVG of a notebook it does not trust (a fresh clone, a student's copy on a
+    JupyterHub) but shows the PNG, at the SVG's size.
     """
 
     summary = ""
@@ -159,7 +161,7 @@ def _check_tape(tape, caller):
 
 
 class Sketch:
-    """What a picture draws, before it is handed to Graphviz: its nodes, edges and legend entries.
+    """What a picture draws, before it is handed to Graphviz: its nodes, its edges, the styles it ``used``.
 
     ``nodes`` are ``(name, label, attrs)`` and ``edges`` ``(tail, head,
     label, attrs)``, both in drawing order, in which a node's incoming
@@ -181,7 +183,7 @@ class Sketch:
         Graphviz puts the nodes of one rank (here: steps from the inputs) in
         a column (LR) or a row (TB): a long chain is wide from left to right
         and narrow from top to bottom, a wide fan-out the other way round.
-        Left to right may be scaled down to 80% (fonts stay above 10 px).
+        Left to right may be scaled down to 80% (9-point text stays above 9 px).
         The sizes are estimates from the labels' lengths, enough to choose.
         """
         ranks = self._ranks()
