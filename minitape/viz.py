@@ -12,7 +12,7 @@ order, ``v0, v-1, ...`` for watched tensors, ``c1, c2, ...`` for constants.
 ...     y = x * x
 >>> print(to_dot(tape, targets=y, grads=True, legend=False), end="")  # doctest: +NORMALIZE_WHITESPACE
 digraph {
-    graph [fontname=Helvetica rankdir=LR size="7.5,1000"]
+    graph [fontname=Helvetica nslimit=2 nslimit1=2 rankdir=LR size="7.5,1000"]
     node [fontname=Helvetica fontsize=11]
     edge [arrowsize=0.7 fontname=Helvetica fontsize=10 weight=2]
     n0 [label="x\\n3\\n() float32\\nadjoint 6" fillcolor="#c7e9c0" shape=box style="rounded,filled"]
@@ -145,7 +145,12 @@ def _picture(rankdir, graph_attr, heading=None):
     """An empty Picture with the house style; ``graph_attr`` are Graphviz graph attributes (e.g. size="6,4")."""
     fit = {"size": f"{WIDTH_INCHES},{HEIGHT_INCHES}"}
     top = {"label": heading, "labelloc": "t", "labeljust": "l"} if heading else {}
-    return Picture(graph_attr={"fontname": FONT, "rankdir": rankdir, **fit, **top, **graph_attr},
+    # dot places nodes by network simplex, which by default runs until the layout is optimal: with a value read
+    # by many ops far apart (x in `y = y * x`, repeated) its edges cross thousands of ranks and that takes
+    # minutes. Stopping after twice as many iterations as there are nodes leaves small pictures as they are
+    # and bounds the time of big ones.
+    bounded = {"nslimit": "2", "nslimit1": "2"}
+    return Picture(graph_attr={"fontname": FONT, "rankdir": rankdir, **fit, **bounded, **top, **graph_attr},
                    node_attr={"fontname": FONT, "fontsize": "11"},
                    edge_attr={"fontname": FONT, "fontsize": "10", "arrowsize": "0.7", "weight": "2"})
 

@@ -360,6 +360,17 @@ def test_a_shared_constant_gets_a_node_per_use_and_dot_stays_fast():
         assert svg_width_px(svg) <= viz.WIDTH_INCHES * 96 + 1
 
 
+def test_a_variable_read_by_every_op_draws_quickly():
+    x = mt.Variable(0.9, name="x")
+    with mt.GradientTape() as tape:
+        y = x
+        for _ in range(74):
+            y = y * x  # 74 edges from x, each across many ranks
+    seconds, svg = dot_seconds(viz.draw(tape, targets=y))
+    assert seconds < 5, f"dot took {seconds:.1f} s"  # it took a minute before dot's iterations were bounded
+    assert svg_width_px(svg) <= viz.WIDTH_INCHES * 96 + 1
+
+
 def test_a_long_chain_cut_to_max_nodes_draws_top_to_bottom_quickly_and_legibly():
     tape, y = loop_tape(10_000)
     picture = viz.draw(tape, targets=y)
