@@ -201,6 +201,23 @@ def test_missing_dot_says_how_to_install_graphviz(monkeypatch, tmp_path):
     assert viz.to_dot(tape).startswith("digraph")
 
 
+def test_the_png_is_a_small_palette_image_and_a_graphviz_without_gd_still_gives_one(monkeypatch):
+    tape, x, c, y = small_tape()
+    data, _ = viz.draw(tape, y)._repr_mimebundle_()
+    assert base64.b64decode(data["image/png"])[25] == 3  # colour type 3: a palette
+    assert data == viz.draw(tape, y)._repr_mimebundle_()[0]  # the same bytes every time
+    pipe = viz.Picture.pipe
+
+    def without_gd(self, *args, formatter=None, **kwargs):
+        if formatter == "gd":
+            raise graphviz.CalledProcessError(1, ["dot"], stderr=b'Format: "png:cairo:gd" not recognized')
+        return pipe(self, *args, **kwargs)
+
+    monkeypatch.setattr(viz.Picture, "pipe", without_gd)
+    full_colour, _ = viz.draw(tape, y)._repr_mimebundle_()
+    assert base64.b64decode(full_colour["image/png"])[25] != 3 and full_colour["image/svg+xml"] == data["image/svg+xml"]
+
+
 def test_spent_tape_says_why_and_what_to_do():
     x = mt.Variable(1.0)
     with mt.GradientTape() as tape:
