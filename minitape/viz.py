@@ -293,7 +293,7 @@ class _Scene:
             sketch.used.update([key, "off"] if node.index in self.off else [key])
             if key == "op":
                 sketch.nodes.append((f"{prefix}n{node.index}", node.name, attrs))
-                self._edges(sketch, node, len(drawn), (looks, placed), node is highlight, prefix)
+                self._edges(sketch, node, len(drawn), looks, placed, node is highlight, prefix)
             else:
                 label = _label(node, adjoints.get(node.id), self.tangents.get(node.id), node.id in pending)
                 looks[node.id] = (label, attrs)
@@ -308,7 +308,7 @@ class _Scene:
             sketch.used.add("partials")
         return sketch
 
-    def _edges(self, sketch, op, n_drawn, constants, flowing, prefix):
+    def _edges(self, sketch, op, n_drawn, looks, placed, flowing, prefix):
         """Edges into ``op`` (labelled with local partial derivatives if asked) and out to its result.
 
         A constant gets a node of its own for each use after the first: one
@@ -316,19 +316,19 @@ class _Scene:
         constant) would tie the whole picture together and make dot's layout
         take minutes.
         """
-        values, (looks, placed) = self.reading.values, constants
+        values = self.reading.values
         partials = local_partials(op, values) if self.partials else None
         for k, i in enumerate(op.inputs):  # inputs come before their op: always drawn
             label = None if partials is None or partials[k] is None else format_number(partials[k])
-            tail = f"{prefix}n{values[i].index}"
-            if values[i].kind == "constant" and i in placed:
-                tail = f"{prefix}n{op.index}_in{k}"  # input k of this op
+            tail, constant = f"{prefix}n{values[i].index}", values[i].kind == "constant"
+            if constant and i in placed:  # a later use: a copy of the constant's box, named after input k
+                tail = f"{prefix}n{op.index}_in{k}"
                 sketch.nodes.append((tail, *looks[i]))
-            elif values[i].kind == "constant":
+            if constant:
                 placed.add(i)
             # an edge from a constant pulls less than the others (weight 1, not 2), so an op lines up with its
             # other input: `y = y * 0.9` repeated is a straight line, not a slope leaning on the constants
-            light = {"weight": "1"} if values[i].kind == "constant" else {}
+            light = {"weight": "1"} if constant else {}
             sketch.edges.append((tail, f"{prefix}n{op.index}", label, {**light, **(FLOW if flowing else {})}))
         if values[op.output].index < n_drawn:
             sketch.edges.append((f"{prefix}n{op.index}", f"{prefix}n{values[op.output].index}", None, {}))
