@@ -12,15 +12,15 @@ order, ``v0, v-1, ...`` for watched tensors, ``c1, c2, ...`` for constants.
 ...     y = x * x
 >>> print(to_dot(tape, targets=y, grads=True, legend=False), end="")  # doctest: +NORMALIZE_WHITESPACE
 digraph {
-    graph [fontname=Helvetica rankdir=LR]
+    graph [fontname=Helvetica nslimit=2 nslimit1=2 rankdir=LR size="7.5,1000"]
     node [fontname=Helvetica fontsize=11]
-    edge [arrowsize=0.7 fontname=Helvetica fontsize=10]
+    edge [arrowsize=0.7 fontname=Helvetica fontsize=10 weight=2]
     n0 [label="x\\n3\\n() float32\\nadjoint 6" fillcolor="#c7e9c0" shape=box style="rounded,filled"]
     n1 [label=multiply fillcolor="#f0f0f0" shape=ellipse style=filled]
+    n2 [label="v1\\n9\\n() float32\\nadjoint 1" fillcolor="#fdd0a2" shape=box style="rounded,filled,bold"]
     n0 -> n1
     n0 -> n1
     n1 -> n2
-    n2 [label="v1\\n9\\n() float32\\nadjoint 1" fillcolor="#fdd0a2" shape=box style="rounded,filled,bold"]
 }
 
 * :func:`draw` (and :func:`to_dot`, its DOT source) pictures a tape, with
@@ -32,30 +32,44 @@ digraph {
 
 Pictures need Graphviz's ``dot`` program to render; :func:`to_dot` gives
 the DOT source without it. Everything is drawn in recording order and named
-by it, so the same code always gives the same source, byte for byte.
+by it, so the same code always gives the same source, byte for byte. A
+picture fits a notebook's width: a long one is laid out top to bottom, a
+wide one scaled down; a notebook gets it as SVG and as PNG.
 """
 
+import base64
 import collections.abc
 import contextlib
+import html
+import re
 
 import graphviz
 import numpy as np
 
 from . import nest
+from .tape import GradientTape
 from .tensor import Tensor
 from .trace import Op, format_number, format_value, local_partials, read_tape, shape_text, short_text
 
-MAX_NODES = 150  # beyond this a picture is unreadable anyway, and dot gets slow
+MAX_NODES = 150  # beyond this a picture is unreadable anyway, and dot's layout time grows fast
 
 FONT = "Helvetica"
+LEGEND_FONT_SIZE = 10
+# A notebook's output area is about 760 px wide at a 1400 px window with JupyterLab's file browser open.
+# Graphviz's `size` scales a wider drawing down to this many inches; a browser shows an SVG's 72 points per
+# inch as 96 px per inch, so 7.5 inches are 720 px. Height is not limited: a tall picture scrolls, while a
+# wide one hides its end off to the side.
+WIDTH_INCHES, HEIGHT_INCHES = 7.5, 1000
+PX_PER_POINT = 96 / 72
+PNG_DPI = 144  # 1.5 image pixels per screen pixel: sharp on high-resolution screens, small enough to store
 
 # What each kind of node looks like, and its line in the legend. ColorBrewer
 # colours: they stay distinct on a projector and for colour-blind eyes.
 STYLES = {
     "variable": ("Variable", {"shape": "box", "style": "rounded,filled", "fillcolor": "#c7e9c0"}),
     "watched": ("watched tensor", {"shape": "box", "style": "rounded,filled", "fillcolor": "#c6dbef"}),
-    "constant": ("constant (not watched)", {"shape": "box", "style": "rounded,dashed"}),
-    "result": ("result of an op", {"shape": "box", "style": "rounded"}),
+    "constant": ("constant", {"shape": "box", "style": "rounded,dashed", "fontsize": "9"}),
+    "result": ("result", {"shape": "box", "style": "rounded"}),
     "target": ("target", {"shape": "box", "style": "rounded,filled,bold", "fillcolor": "#fdd0a2"}),
     "op": ("operation", {"shape": "ellipse", "style": "filled", "fillcolor": "#f0f0f0"}),
 }
@@ -75,12 +89,20 @@ class GraphvizNotFound(graphviz.ExecutableNotFound):
 
 
 class Picture(graphviz.Digraph):
-    """A ``graphviz.Digraph`` with a stable text form, whose rendering errors say how to install Graphviz."""
+    """A ``graphviz.Digraph`` with a stable text form, whose rendering errors say how to install Graphviz.
+
+    A notebook gets it as SVG and, beside it, as PNG: JupyterLab drops the
+    SVG of a notebook it does not trust (a fresh clone, a student's copy on a
+    JupyterHub) but shows the PNG, at the SVG's size.
+    """
 
     summary = ""
 
     def __repr__(self):
         return f"<minitape picture: {self.summary}>"
+
+    def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
+        return _bundle(self, repr(self), include, exclude)
 
     def pipe(self, *args, **kwargs):
         with _dot_needed(self.engine):
@@ -99,16 +121,139 @@ def _dot_needed(program):
         raise GraphvizNotFound(program) from None
 
 
-def _picture(rankdir, graph_attr, title=None):
+def _bundle(picture, text, include=None, exclude=None):
+    """``(data, metadata)`` for IPython: ``text``, the SVG, and a PNG shown at the SVG's width."""
+    def wanted(mime):
+        return (include is None or mime in include) and mime not in (exclude or ())
+
+    data, metadata = {"text/plain": text}, {}
+    if not (wanted("image/svg+xml") or wanted("image/png")):
+        return data, metadata
+    svg = picture.pipe(format="svg", encoding="utf-8")
+    if wanted("image/svg+xml"):
+        data["image/svg+xml"] = svg
+    if wanted("image/png"):
+        sharp = picture.copy()
+        sharp.attr(dpi=str(PNG_DPI))
+        try:  # drawn by cairo, stored with 256 colours by gd: a third of the bytes, and notebooks store it
+            png = sharp.pipe(format="png", renderer="cairo", formatter="gd")
+        except graphviz.CalledProcessError:  # a Graphviz built without gd
+            png = sharp.pipe(format="png")
+        data["image/png"] = base64.b64encode(png).decode("ascii")
+        width_points = float(re.search(r'<svg width="([\d.]+)pt"', svg)[1])
+        metadata["image/png"] = {"width": round(width_points * PX_PER_POINT)}
+    return data, metadata
+
+
+def _picture(rankdir, graph_attr, heading=None):
     """An empty Picture with the house style; ``graph_attr`` are Graphviz graph attributes (e.g. size="6,4")."""
-    heading = {"label": title, "labelloc": "t", "labeljust": "l"} if title else {}
-    return Picture(graph_attr={"fontname": FONT, "rankdir": rankdir, **heading, **graph_attr},
+    fit = {"size": f"{WIDTH_INCHES},{HEIGHT_INCHES}"}
+    top = {"label": heading, "labelloc": "t", "labeljust": "l"} if heading else {}
+    # dot places nodes by network simplex, which by default runs until the layout is optimal: with a value read
+    # by many ops far apart (x in `y = y * x`, repeated) its edges cross thousands of ranks and that takes
+    # minutes. Stopping after twice as many iterations as there are nodes leaves small pictures as they are
+    # and bounds the time of big ones.
+    bounded = {"nslimit": "2", "nslimit1": "2"}
+    return Picture(graph_attr={"fontname": FONT, "rankdir": rankdir, **fit, **bounded, **top, **graph_attr},
                    node_attr={"fontname": FONT, "fontsize": "11"},
-                   edge_attr={"fontname": FONT, "fontsize": "10", "arrowsize": "0.7"})
+                   edge_attr={"fontname": FONT, "fontsize": "10", "arrowsize": "0.7", "weight": "2"})
 
 
 def _ids(tensors):
     return None if tensors is None else {t._id for t in nest.flatten(tensors)}
+
+
+def _check_tape(tape, caller):
+    if not isinstance(tape, GradientTape):
+        raise TypeError(f"viz.{caller}() pictures a GradientTape, got {type(tape).__name__} {tape!r:.40}: record "
+                        f"with `with mt.GradientTape() as tape: ...`, then pass the tape, e.g. viz.{caller}(tape)")
+
+
+class Sketch:
+    """What a picture draws, before it is handed to Graphviz: its nodes, its edges, the styles it ``used``.
+
+    ``nodes`` are ``(name, label, attrs)`` and ``edges`` ``(tail, head,
+    label, attrs)``, both in drawing order, in which a node's incoming
+    edges come from nodes drawn before it.
+    """
+
+    def __init__(self):
+        self.nodes, self.edges, self.used = [], [], set()
+
+    def draw_into(self, graph):
+        for name, label, attrs in self.nodes:
+            graph.node(name, label, **attrs)
+        for tail, head, label, attrs in self.edges:
+            graph.edge(tail, head, label, **attrs)
+
+    def direction(self):
+        """``"LR"`` if the picture fits a notebook's width left to right, else the narrower of LR and TB.
+
+        Graphviz puts the nodes of one rank (here: steps from the inputs) in
+        a column (LR) or a row (TB): a long chain is wide from left to right
+        and narrow from top to bottom, a wide fan-out the other way round.
+        Left to right may be scaled down to 80% (9-point text stays above 9 px).
+        The sizes are estimates from the labels' lengths, enough to choose.
+        """
+        ranks = self._ranks()
+        widths = {name: _node_width(label, attrs) for name, label, attrs in self.nodes}
+        columns, rows = collections.defaultdict(float), collections.defaultdict(float)
+        for name, rank in ranks.items():
+            columns[rank] = max(columns[rank], widths[name])
+            rows[rank] += widths[name] + 18  # Graphviz's nodesep: 0.25 inch
+        edge_labels = max((len(label) for _, _, label, _ in self.edges if label), default=0)
+        left_to_right = sum(columns.values()) + (len(columns) - 1) * (36 + 4 * edge_labels)  # ranksep 0.5 inch
+        top_to_bottom = max(rows.values(), default=0)
+        fits = left_to_right * 0.8 <= WIDTH_INCHES * 72
+        return "LR" if fits or left_to_right <= top_to_bottom else "TB"
+
+    def _ranks(self):
+        """Each node's rank as dot assigns it: the longest path from an input; an input just before its first use."""
+        rank = {name: 0 for name, _, _ in self.nodes}
+        uses = collections.defaultdict(list)
+        for tail, head, _, _ in self.edges:
+            rank[head] = max(rank[head], rank[tail] + 1)
+            uses[tail].append(head)
+        fed = {head for _, head, _, _ in self.edges}
+        for name in rank:
+            if name not in fed and uses[name]:
+                rank[name] = min(rank[head] for head in uses[name]) - 1
+        return rank
+
+
+def _node_width(label, attrs):
+    """About how wide Graphviz draws a node, in points (a Helvetica character is about 0.55 of its size)."""
+    text = max(len(line) for line in label.split("\\n")) * 0.55 * float(attrs.get("fontsize", 11))
+    return max(54.0, text * (1.4 if attrs.get("shape") == "ellipse" else 1) + 16)
+
+
+def _legend_cell(text, attrs):
+    """One entry of the legend: an HTML-like table cell that looks like the node it explains."""
+    style, looks = attrs.get("style", ""), {}
+    if attrs.get("shape") != "plaintext":
+        looks["BORDER"] = "2" if "bold" in style else "1"
+        looks["STYLE"] = ",".join(["rounded"] + (["dashed"] if "dashed" in style else []))
+    if "filled" in style:
+        looks["BGCOLOR"] = attrs["fillcolor"]
+    if "color" in attrs:
+        looks["COLOR"] = attrs["color"]
+    font = f'<FONT POINT-SIZE="{LEGEND_FONT_SIZE}" COLOR="{attrs.get("fontcolor", "black")}">'
+    cell = " ".join(f'{key}="{value}"' for key, value in looks.items())
+    return f"<TD {cell}>{font}{html.escape(text)}</FONT></TD>"
+
+
+def _heading(title=None, legend=()):
+    """The title and the legend (one row of small entries) as an HTML-like label above the picture.
+
+    A graph's label is placed after the layout, so unlike legend nodes it
+    never changes where the picture's nodes go or how long dot takes.
+    """
+    rows = [f'<TR><TD ALIGN="LEFT">{html.escape(title)}</TD></TR>'] if title else []
+    if legend:
+        cells = "".join(_legend_cell(text, attrs) for text, attrs in legend)
+        rows.append(f'<TR><TD ALIGN="LEFT"><TABLE BORDER="0" CELLSPACING="3" CELLPADDING="2"><TR>{cells}</TR>'
+                    f'</TABLE></TD></TR>')
+    return f'<<TABLE BORDER="0" CELLSPACING="0" CELLPADDING="1">{"".join(rows)}</TABLE>>' if rows else None
 
 
 class _Scene:
@@ -132,57 +277,70 @@ class _Scene:
     def summary(self):
         return f"{len(self.reading.values)} values, {len(self.reading.ops)} ops"
 
-    def draw_into(self, graph, adjoints, pending=(), highlight=None, prefix=""):
-        """Add the nodes and edges to ``graph``; return the legend entries they need.
+    def sketch(self, adjoints, pending=(), highlight=None, prefix=""):
+        """The nodes and edges of the picture, as a :class:`Sketch`.
 
         ``adjoints`` are shown beside values, ``pending`` ids show ``adjoint ?``,
         ``highlight`` is the op whose backward step this picture shows.
         """
+        sketch = Sketch()
         drawn = self.reading.nodes[:self.max_nodes]  # values and ops in recording order: cut anywhere
-        used = set()
+        looks, placed = {}, set()  # a value's label and attributes; the constants already joined to an op
         for node in drawn:
             key = "op" if isinstance(node, Op) else "target" if node.id in self.targets else node.kind
             attrs = {**STYLES[key][1], **(GREY if node.index in self.off else {}),
                      **(HIGHLIGHT if node is highlight else {})}
-            used.update([key, "off"] if node.index in self.off else [key])
+            sketch.used.update([key, "off"] if node.index in self.off else [key])
             if key == "op":
-                graph.node(f"{prefix}n{node.index}", node.name, **attrs)
-                self._edges(graph, node, len(drawn), node is highlight, prefix)
+                sketch.nodes.append((f"{prefix}n{node.index}", node.name, attrs))
+                self._edges(sketch, node, len(drawn), looks, placed, node is highlight, prefix)
             else:
                 label = _label(node, adjoints.get(node.id), self.tangents.get(node.id), node.id in pending)
-                graph.node(f"{prefix}n{node.index}", label, **attrs)
+                looks[node.id] = (label, attrs)
+                sketch.nodes.append((f"{prefix}n{node.index}", label, attrs))
         left = len(self.reading.nodes) - len(drawn)
         if left:
-            graph.node(f"{prefix}more", f"… {left:,} more values and ops not drawn (max_nodes={self.max_nodes})",
-                       shape="note")
-            graph.edge(f"{prefix}n{drawn[-1].index}", f"{prefix}more", style="dashed", arrowhead="none")
-        return used | ({"partials"} if self.partials else set())
+            sketch.nodes.append((f"{prefix}more", f"… {left:,} more values and ops not drawn "
+                                 f"(max_nodes={self.max_nodes})", {"shape": "note"}))
+            sketch.edges.append((f"{prefix}n{drawn[-1].index}", f"{prefix}more", None,
+                                 {"style": "dashed", "arrowhead": "none"}))
+        if self.partials:
+            sketch.used.add("partials")
+        return sketch
 
-    def _edges(self, graph, op, n_drawn, flowing, prefix):
-        """Edges into ``op`` (labelled with local partial derivatives if asked) and out to its result."""
+    def _edges(self, sketch, op, n_drawn, looks, placed, flowing, prefix):
+        """Edges into ``op`` (labelled with local partial derivatives if asked) and out to its result.
+
+        A constant gets a node of its own for each use after the first: one
+        node shared by every op (``y = y * 0.9`` in a loop reuses one cached
+        constant) would tie the whole picture together and make dot's layout
+        take minutes.
+        """
         values = self.reading.values
         partials = local_partials(op, values) if self.partials else None
         for k, i in enumerate(op.inputs):  # inputs come before their op: always drawn
             label = None if partials is None or partials[k] is None else format_number(partials[k])
-            graph.edge(f"{prefix}n{values[i].index}", f"{prefix}n{op.index}", label, **(FLOW if flowing else {}))
+            tail, constant = f"{prefix}n{values[i].index}", values[i].kind == "constant"
+            if constant and i in placed:  # a later use: a copy of the constant's box, named after input k
+                tail = f"{prefix}n{op.index}_in{k}"
+                sketch.nodes.append((tail, *looks[i]))
+            if constant:
+                placed.add(i)
+            # an edge from a constant pulls less than the others (weight 1, not 2), so an op lines up with its
+            # other input: `y = y * 0.9` repeated is a straight line, not a slope leaning on the constants
+            light = {"weight": "1"} if constant else {}
+            sketch.edges.append((tail, f"{prefix}n{op.index}", label, {**light, **(FLOW if flowing else {})}))
         if values[op.output].index < n_drawn:
-            graph.edge(f"{prefix}n{op.index}", f"{prefix}n{values[op.output].index}")
+            sketch.edges.append((f"{prefix}n{op.index}", f"{prefix}n{values[op.output].index}", None, {}))
 
-    def legend(self, graph, used):
-        """A small box explaining the node styles present in the picture."""
-        if not used:
-            return
-        with graph.subgraph(name="cluster_legend") as legend:
-            legend.attr(label="legend", style="rounded", color="#bdbdbd", fontcolor="#636363")
-            entries = [(f"legend_{key}", text, attrs) for key, (text, attrs) in STYLES.items() if key in used]
-            if "off" in used:
-                entries.append(("legend_off", self.off_text, {**STYLES["result"][1], **GREY}))
-            if "partials" in used:
-                entries.append(("legend_partials", "edge numbers: ∂ output / ∂ input", {"shape": "plaintext"}))
-            for name, text, attrs in entries:
-                legend.node(name, text, fontsize="10", **attrs)
-            for (a, *_), (b, *_) in zip(entries, entries[1:]):
-                legend.edge(a, b, style="invis")  # one row (or column), in this order
+    def legend(self, used):
+        """The legend's entries, ``(text, attrs)``, for the node styles in ``used``."""
+        entries = [(text, attrs) for key, (text, attrs) in STYLES.items() if key in used]
+        if "off" in used:
+            entries.append((self.off_text, {**STYLES["result"][1], **GREY}))
+        if "partials" in used:
+            entries.append(("edge numbers: ∂ output / ∂ input", {"shape": "plaintext"}))
+        return entries
 
 
 def _label(value, adjoint, tangent, pending):
@@ -220,7 +378,7 @@ def _off_path(reading, target_ids, source_ids):
 
 
 def draw(tape, targets=None, sources=None, *, grads=False, partials=False, accumulator=None, names=None,
-         legend=True, max_nodes=MAX_NODES, rankdir="LR", **graph_attr):
+         legend=True, max_nodes=MAX_NODES, rankdir=None, **graph_attr):
     """A picture of what ``tape`` recorded: a ``graphviz.Digraph`` that Jupyter shows inline.
 
     Args:
@@ -233,11 +391,14 @@ def draw(tape, targets=None, sources=None, *, grads=False, partials=False, accum
         to compute tangents are left out).
       names: labels for values, e.g. ``{"x3": x3, "y": y}`` (by default a
         result is called by its place in the trace: v1, v2, ...).
-      legend: explain the node styles in a small box.
+      legend: explain the node styles in one row above the picture.
       max_nodes: draw at most this many values and ops (``None``: all), and
-        say how many were left out.
-      rankdir: ``"LR"`` (left to right) or ``"TB"`` (top to bottom).
-      **graph_attr: more Graphviz graph attributes, e.g. ``size="6,4"``.
+        say how many were left out. A constant used by several ops is
+        drawn once per use, as extra small boxes.
+      rankdir: ``"LR"`` (left to right) or ``"TB"`` (top to bottom); by
+        default LR if that fits a notebook's width, else the narrower one.
+      **graph_attr: more Graphviz graph attributes, e.g. ``size="6,4"``
+        (by default a picture wider than a notebook is scaled down to fit).
 
     >>> import minitape as mt
     >>> x = mt.Variable(2.0, name="x")
@@ -246,14 +407,15 @@ def draw(tape, targets=None, sources=None, *, grads=False, partials=False, accum
     >>> draw(tape, targets=y, grads=True)  # a notebook shows the picture itself
     <minitape picture: 3 values, 2 ops>
     """
+    _check_tape(tape, "draw")
     if grads and targets is None:
         raise ValueError("draw(grads=True) needs targets=...: an adjoint is d target / d value, so say which "
                          "target")
     scene = _Scene(tape, targets, sources, accumulator, partials, max_nodes, names)
-    picture = _picture(rankdir, graph_attr)
-    used = scene.draw_into(picture, tape._all_adjoints(targets) if grads else {})
-    if legend:
-        scene.legend(picture, used)
+    sketch = scene.sketch(tape._all_adjoints(targets) if grads else {})
+    heading = _heading(legend=scene.legend(sketch.used) if legend else ())
+    picture = _picture(rankdir or sketch.direction(), graph_attr, heading)
+    sketch.draw_into(picture)
     picture.summary = scene.summary()
     return picture
 
@@ -264,22 +426,26 @@ def to_dot(tape, targets=None, sources=None, **options):
 
 
 def tape_mimebundle(tape, include=None, exclude=None):
-    """What Jupyter shows for a tape: its picture as SVG, and a stable text.
+    """What Jupyter shows for a tape: ``(data, metadata)`` with its picture as SVG and PNG, and a stable text.
 
-    This is ``GradientTape._repr_mimebundle_``.
+    This is ``GradientTape._repr_mimebundle_``. A spent tape (non-persistent,
+    already answered) has nothing left to draw: it shows a text saying so.
 
     >>> import minitape as mt
     >>> x = mt.Variable(2.0, name="x")
     >>> with mt.GradientTape() as tape:
     ...     y = mt.sin(x) * x
-    >>> tape_mimebundle(tape, exclude=["image/svg+xml"])
-    {'text/plain': '<GradientTape: 3 values, 2 ops>'}
+    >>> tape_mimebundle(tape, include=["text/plain"])
+    ({'text/plain': '<GradientTape: 3 values, 2 ops>'}, {})
+    >>> _ = tape.gradient(y, x)
+    >>> tape_mimebundle(tape)[0]["text/plain"]
+    '<GradientTape: spent (a non-persistent tape releases its records once it has answered)>'
     """
+    if tape._records is None:
+        return {"text/plain": "<GradientTape: spent (a non-persistent tape releases its records once it has "
+                              "answered)>"}, {}
     picture = draw(tape)
-    bundle = {"text/plain": f"<GradientTape: {picture.summary}>"}
-    if (include is None or "image/svg+xml" in include) and "image/svg+xml" not in (exclude or ()):
-        bundle["image/svg+xml"] = picture.pipe(format="svg", encoding="utf-8")
-    return bundle
+    return _bundle(picture, f"<GradientTape: {picture.summary}>", include, exclude)
 
 
 # -- the backward pass, step by step ---------------------------------------------------------------------
@@ -292,17 +458,19 @@ class BackwardSteps(collections.abc.Sequence):
 
     def __init__(self, scene, frames, final, legend, rankdir, graph_attr):
         self._scene, self._frames, self._final = scene, frames, final
-        self._legend, self._rankdir, self._graph_attr = legend, rankdir, graph_attr
+        self._legend, self._graph_attr = legend, graph_attr
+        # every picture is laid out the same way (the one with all adjoints known is the widest), so that the
+        # picture does not jump from one direction to the other as a slider moves
+        self._rankdir = rankdir or self.sketch(len(self) - 1).direction()
 
     def __len__(self):
         return len(self._frames)
 
     def __getitem__(self, k):
         k = range(len(self))[k]  # a negative k counts from the end; out of range raises IndexError
-        picture = _picture(self._rankdir, self._graph_attr, title=self.title(k))
-        used = self._draw_frame(picture, k)
-        if self._legend:
-            self._scene.legend(picture, used)
+        sketch = self.sketch(k)
+        picture = _picture(self._rankdir, self._graph_attr, _heading(self.title(k), self._legend_for(sketch.used)))
+        sketch.draw_into(picture)
         picture.summary = f"backward pass, step {k} of {len(self) - 1}"
         return picture
 
@@ -314,18 +482,22 @@ class BackwardSteps(collections.abc.Sequence):
         out = self._scene.reading.values[op.output].name
         return f"step {k} of {len(self) - 1}: {op.name} passes the adjoint of {out} to its inputs"
 
-    def _draw_frame(self, graph, k, prefix=""):
+    def sketch(self, k, prefix=""):
+        """The nodes and edges of picture ``k`` (a :class:`Sketch`)."""
         adjoints = {}
         for _, changed in self._frames[:k + 1]:  # replay the changes up to step k
             adjoints.update(changed)
         op = self._frames[k][0]
-        return self._scene.draw_into(graph, adjoints, pending=self._final, highlight=op, prefix=prefix)
+        return self._scene.sketch(adjoints, pending=self._final, highlight=op, prefix=prefix)
+
+    def _legend_for(self, used):
+        return self._scene.legend(used) if self._legend else ()
 
     def __repr__(self):
         return f"<backward pass: {len(self) - 1} steps>"
 
 
-def backward_steps(tape, target, sources=None, *, partials=False, legend=True, max_nodes=MAX_NODES, rankdir="LR",
+def backward_steps(tape, target, sources=None, *, partials=False, legend=True, max_nodes=MAX_NODES, rankdir=None,
                    **graph_attr):
     """The reverse sweep from ``target``, one picture per step (a :class:`BackwardSteps`).
 
@@ -340,6 +512,7 @@ def backward_steps(tape, target, sources=None, *, partials=False, legend=True, m
     >>> steps, steps.title(1)
     (<backward pass: 2 steps>, 'step 1 of 2: sin passes the adjoint of v2 to its inputs')
     """
+    _check_tape(tape, "backward_steps")
     scene = _Scene(tape, target, sources, partials=partials, max_nodes=max_nodes)
     if target._id not in scene.reading.values:
         raise ValueError("backward_steps: the target was not recorded by this tape; pass the tensor your "
@@ -357,6 +530,10 @@ def backward_steps(tape, target, sources=None, *, partials=False, legend=True, m
 def strip(steps, every=1):
     """The pictures of ``steps`` stacked in one, to read without a kernel: every ``every``-th, and the last.
 
+    The pictures are stacked top to bottom, each laid out left to right (a
+    dot drawing has one direction: top-to-bottom pictures would sit side by
+    side, far too wide); a strip wider than a notebook is scaled down.
+
     >>> import minitape as mt
     >>> x = mt.Variable(2.0, name="x")
     >>> with mt.GradientTape() as tape:
@@ -365,26 +542,38 @@ def strip(steps, every=1):
     <minitape picture: backward pass, 3 of 3 pictures>
     """
     chosen = sorted(set(range(0, len(steps), every)) | {len(steps) - 1})
-    picture = _picture(steps._rankdir, steps._graph_attr)
-    used = set()
+    sketches = {k: steps.sketch(k, prefix=f"s{k}_") for k in chosen}
+    used = set().union(*(sketch.used for sketch in sketches.values()))
+    picture = _picture("LR", steps._graph_attr, _heading(legend=steps._legend_for(used)))
     for k in reversed(chosen):  # dot stacks the later ones higher up
         with picture.subgraph(name=f"cluster_step{k}") as frame:
             frame.attr(label=steps.title(k), labeljust="l", color="#d9d9d9")
-            used |= steps._draw_frame(frame, k, prefix=f"s{k}_")
-    if steps._legend:
-        steps._scene.legend(picture, used)
+            sketches[k].draw_into(frame)
     picture.summary = f"backward pass, {len(chosen)} of {len(steps)} pictures"
     return picture
 
 
 class _StableWidget:
-    """Shows ``widget`` in a live notebook, with a stable text for stored outputs (nbval compares it)."""
+    """Shows ``widget`` in a live notebook; a stored notebook also keeps a picture and a stable text.
 
-    def __init__(self, widget, text):
-        self.widget, self.text = widget, text
+    How front ends show the stored output: JupyterLab renders the widget
+    view only in a trusted notebook (its renderer is registered as unsafe),
+    from the widget state that nbconvert stored, marked "disconnected" until
+    the cell runs again; that marker is JupyterLab's and no output can
+    remove it. Untrusted notebooks (a fresh clone, a student's copy), GitHub,
+    nbviewer and static books have no live widget: they pick the best other
+    type in the bundle. So the bundle carries ``fallback``, the slider's
+    first picture as PNG and SVG, and they show a picture instead of the
+    bare text (or a broken widget). nbval compares the text only.
+    """
 
-    def _repr_mimebundle_(self, **kwargs):
-        return {**(self.widget._repr_mimebundle_(**kwargs) or {}), "text/plain": self.text}
+    def __init__(self, widget, text, fallback):
+        self.widget, self.text, self.fallback = widget, text, fallback
+
+    def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
+        data, metadata = _bundle(self.fallback, self.text, include, exclude)
+        return {**data, **(self.widget._repr_mimebundle_(include=include, exclude=exclude) or {}),
+                "text/plain": self.text}, metadata
 
     def __repr__(self):
         return self.text
@@ -397,7 +586,7 @@ def step_through(steps):
     ``strip(...)`` of the same steps too, for readers without a kernel.
     The picture lives in an HTML widget whose value the slider replaces, so
     nothing is displayed outside the widget (a stored notebook holds only
-    the widget and its text).
+    the widget, its first picture and its text).
     """
     import ipywidgets  # the course's dependency, not the library's
 
@@ -408,4 +597,4 @@ def step_through(steps):
     picture = ipywidgets.HTML(value=svg(0))
     slider.observe(lambda change: setattr(picture, "value", svg(change["new"])), names="value")
     text = f"<slider over the {len(steps)} pictures of the backward pass>"
-    return _StableWidget(ipywidgets.VBox([slider, picture]), text)
+    return _StableWidget(ipywidgets.VBox([slider, picture]), text, steps[0])

@@ -1,6 +1,8 @@
 """Pictures of tapes: nodes, edges, labels and styles of small tapes; determinism; rendering; big tapes."""
 
+import base64
 import re
+import struct
 import time
 
 import graphviz
@@ -17,6 +19,11 @@ def nodes(source):
 
 def edges(source):
     return re.findall(r"^\s*(n\d+) -> (n\d+)", source, re.MULTILINE)
+
+
+def legend_entries(source):
+    """The texts of the legend's entries (cells of the HTML-like label above the picture)."""
+    return re.findall(rf'<FONT POINT-SIZE="{viz.LEGEND_FONT_SIZE}" COLOR="[^"]*">([^<]+)</FONT>', source)
 
 
 def small_tape():
@@ -65,11 +72,8 @@ def test_each_kind_has_its_style_and_the_legend_explains_them():
     assert "bold" in found["n6"] and "bold" not in found["n3"]
     looks = {re.sub(r'label=("[^"]*"|\S+) ', "", found[n]) for n in ("n0", "n1", "n2", "n3", "n4", "n6")}
     assert len(looks) == 6  # watched, Variable, op, result, constant, target: all different
-    legend = dict(re.findall(r'^\s*legend_(\w+) \[label=("[^"]+"|\w+) ', source, re.MULTILINE))
-    assert legend == {"variable": "Variable", "watched": '"watched tensor"',
-                      "constant": '"constant (not watched)"', "result": '"result of an op"', "target": "target",
-                      "op": "operation"}
-    assert "cluster_legend" not in viz.to_dot(tape, y, legend=False)
+    assert legend_entries(source) == ["Variable", "watched tensor", "constant", "result", "target", "operation"]
+    assert "<TABLE" not in viz.to_dot(tape, y, legend=False)
 
 
 def test_nodes_off_the_path_to_the_target_are_grey():
@@ -149,17 +153,39 @@ def test_same_code_same_source():
 def test_renders_to_svg_with_dot():
     tape, x, c, y = small_tape()
     svg = viz.draw(tape, y).pipe(format="svg", encoding="utf-8")
-    assert svg.count('class="node"') == 7 + 6  # 7 values and ops, 6 legend entries
-    bundle = viz.tape_mimebundle(tape)
-    assert bundle["text/plain"] == "<GradientTape: 5 values, 2 ops>"
-    assert "<svg" in bundle["image/svg+xml"]
-    assert "image/svg+xml" not in viz.tape_mimebundle(tape, exclude=["image/svg+xml"])
+    assert svg.count('class="node"') == 7  # the legend is the picture's label, not nodes
+    data, metadata = viz.tape_mimebundle(tape)
+    assert data["text/plain"] == "<GradientTape: 5 values, 2 ops>"
+    assert "<svg" in data["image/svg+xml"]
+    data, metadata = viz.tape_mimebundle(tape, exclude=["image/svg+xml", "image/png"])
+    assert data == {"text/plain": "<GradientTape: 5 values, 2 ops>"} and metadata == {}
     assert repr(viz.draw(tape)) == "<minitape picture: 5 values, 2 ops>"
     formatter = pytest.importorskip("IPython.core.formatters")
     shown, _ = formatter.DisplayFormatter().format(viz.draw(tape))  # what a notebook stores
     assert shown["text/plain"] == "<minitape picture: 5 values, 2 ops>" and "<svg" in shown["image/svg+xml"]
     empty = viz.draw(mt.GradientTape())
-    assert repr(empty) == "<minitape picture: 0 values, 0 ops>" and "cluster_legend" not in empty.source
+    assert repr(empty) == "<minitape picture: 0 values, 0 ops>" and "<TABLE" not in empty.source
+
+
+def svg_width_px(svg):
+    """How wide a browser shows an SVG from Graphviz (its size is in points, 72 to the inch; 96 px to the inch)."""
+    return float(re.search(r'<svg width="([\d.]+)pt"', svg)[1]) * 96 / 72
+
+
+def png_width(data):
+    return struct.unpack(">I", base64.b64decode(data)[16:20])[0]  # the IHDR chunk: width, then height
+
+
+def test_every_picture_carries_a_png_shown_at_the_svg_size():
+    tape, x, c, y = small_tape()
+    formatter = pytest.importorskip("IPython.core.formatters")
+    pictures = [viz.draw(tape, y), viz.strip(viz.backward_steps(tape, y)), viz.backward_steps(tape, y)[1], tape]
+    for picture in pictures:
+        shown, metadata = formatter.DisplayFormatter().format(picture)  # what a notebook stores
+        width = metadata["image/png"]["width"]
+        assert width == round(svg_width_px(shown["image/svg+xml"]))
+        assert png_width(shown["image/png"]) == pytest.approx(width * viz.PNG_DPI / 96, abs=2)  # sharper than shown
+        assert shown["text/plain"].startswith(("<minitape picture: ", "<GradientTape: "))
 
 
 def test_missing_dot_says_how_to_install_graphviz(monkeypatch, tmp_path):
@@ -175,14 +201,45 @@ def test_missing_dot_says_how_to_install_graphviz(monkeypatch, tmp_path):
     assert viz.to_dot(tape).startswith("digraph")
 
 
+def test_the_png_is_a_small_palette_image_and_a_graphviz_without_gd_still_gives_one(monkeypatch):
+    tape, x, c, y = small_tape()
+    data, _ = viz.draw(tape, y)._repr_mimebundle_()
+    assert base64.b64decode(data["image/png"])[25] == 3  # colour type 3: a palette
+    assert data == viz.draw(tape, y)._repr_mimebundle_()[0]  # the same bytes every time
+    pipe = viz.Picture.pipe
+
+    def without_gd(self, *args, formatter=None, **kwargs):
+        if formatter == "gd":
+            raise graphviz.CalledProcessError(1, ["dot"], stderr=b'Format: "png:cairo:gd" not recognized')
+        return pipe(self, *args, **kwargs)
+
+    monkeypatch.setattr(viz.Picture, "pipe", without_gd)
+    full_colour, _ = viz.draw(tape, y)._repr_mimebundle_()
+    assert base64.b64decode(full_colour["image/png"])[25] != 3 and full_colour["image/svg+xml"] == data["image/svg+xml"]
+
+
 def test_spent_tape_says_why_and_what_to_do():
     x = mt.Variable(1.0)
     with mt.GradientTape() as tape:
         y = x * x
     tape.gradient(y, x)
-    for show in (viz.draw, viz.tape_mimebundle):
+    for show in (viz.draw, viz.to_dot):
         with pytest.raises(RuntimeError, match="already answered.*before calling tape.gradient.*persistent=True"):
             show(tape)
+    # a notebook showing the tape gets a text, not a traceback
+    assert viz.tape_mimebundle(tape) == ({"text/plain": "<GradientTape: spent (a non-persistent tape releases its "
+                                                        "records once it has answered)>"}, {})
+    formatter = pytest.importorskip("IPython.core.formatters")
+    shown, _ = formatter.DisplayFormatter().format(tape)
+    assert shown == {"text/plain": viz.tape_mimebundle(tape)[0]["text/plain"]}
+
+
+def test_anything_but_a_tape_is_a_type_error_saying_what_to_pass():
+    x = mt.Variable(1.0)
+    for show in (viz.draw, viz.to_dot, lambda t: viz.backward_steps(t, x)):
+        with pytest.raises(TypeError, match=r"pictures a GradientTape, got str 't': record with `with "
+                                            r"mt.GradientTape\(\) as tape"):
+            show("t")
 
 
 def test_a_huge_tape_shows_its_start_and_how_much_was_left_out():
@@ -232,8 +289,12 @@ def test_step_through_is_a_slider_with_a_stable_text():
     pytest.importorskip("ipywidgets")
     t = trace.evaluation_trace(classic, x1=2.0, x2=5.0)
     slider = viz.step_through(viz.backward_steps(t.tape, t.output))
-    bundle = slider._repr_mimebundle_()
+    bundle, metadata = slider._repr_mimebundle_()
     assert bundle["text/plain"] == "<slider over the 6 pictures of the backward pass>"
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    # without a live widget (untrusted, GitHub, a static book) a front end shows the first picture instead
+    assert "start: the adjoint of the target is 1" in bundle["image/svg+xml"] and png_width(bundle["image/png"])
+    assert metadata["image/png"]["width"] == round(svg_width_px(bundle["image/svg+xml"]))
     control, picture = slider.widget.children
     assert control.max == 5 and picture.value.count("<svg") == 1
     first = picture.value
@@ -245,8 +306,9 @@ def test_a_tape_draws_itself_in_a_notebook():
     tape, x, c, y = small_tape()
     if not hasattr(tape, "_repr_mimebundle_"):
         pytest.skip("GradientTape._repr_mimebundle_ (which calls viz.tape_mimebundle) is not there yet")
-    bundle = tape._repr_mimebundle_()
+    bundle, metadata = tape._repr_mimebundle_()
     assert bundle["text/plain"] == "<GradientTape: 5 values, 2 ops>" and "<svg" in bundle["image/svg+xml"]
+    assert metadata["image/png"]["width"] > 0
 
 
 def test_drawing_inside_the_with_block_changes_no_tape():
@@ -277,4 +339,81 @@ def test_edges_are_labelled_even_when_the_result_was_not_kept():
         y = mt.exp(x * 0.5)  # exp keeps only its output: x * 0.5 is not kept
     source = viz.to_dot(tape, targets=y, partials=True, legend=False)
     assert "value not kept" in source
-    assert "n0 -> n2 [label=0.5]" in source and "n1 -> n2 [label=2]" in source  # d(x*c)/dx = c, d/dc = x
+    assert "n0 -> n2 [label=0.5]" in source and "n1 -> n2 [label=2 weight=1]" in source  # d(x*c)/dx = c, d/dc = x
+
+
+def dot_seconds(picture):
+    start = time.perf_counter()
+    svg = picture.pipe(format="svg", encoding="utf-8")
+    return time.perf_counter() - start, svg
+
+
+def scale(svg):
+    """How much Graphviz scaled the drawing down to fit its ``size`` (1: not at all)."""
+    found = re.search(r'transform="scale\(([\d.]+)', svg)
+    return float(found[1]) if found else 1.0
+
+
+def loop_tape(steps):
+    """``y = y * 0.9``, ``steps`` times: every multiply reads the same cached constant 0.9."""
+    x = mt.Variable(1.0, name="x")
+    with mt.GradientTape(persistent=True) as tape:
+        y = x
+        for _ in range(steps):
+            y = y * 0.9
+    return tape, y
+
+
+def test_a_shared_constant_gets_a_node_per_use_and_dot_stays_fast():
+    tape, y = loop_tape(74)
+    assert len({op.inputs[1] for op in trace.read_tape(tape).ops}) == 1  # one constant, read by all 74 ops
+    for targets in (None, y):
+        picture = viz.draw(tape, targets, max_nodes=None)
+        copies = re.findall(r'^\s*(n\d+_in1) \[label="c1\\n0.9', picture.source, re.MULTILINE)
+        assert len(set(copies)) == 73  # one node per use: the first use is the constant's own node, n1
+        assert len(re.findall(r"^\s*n1 -> ", picture.source, re.MULTILINE)) == 1  # the shared node feeds one op
+        seconds, svg = dot_seconds(picture)
+        assert seconds < 5, f"dot took {seconds:.1f} s"  # a generous bound: it takes hundredths (it took 22 s)
+        assert svg_width_px(svg) <= viz.WIDTH_INCHES * 96 + 1
+
+
+def test_a_variable_read_by_every_op_draws_quickly():
+    x = mt.Variable(0.9, name="x")
+    with mt.GradientTape() as tape:
+        y = x
+        for _ in range(74):
+            y = y * x  # 74 edges from x, each across many ranks
+    seconds, svg = dot_seconds(viz.draw(tape, targets=y))
+    assert seconds < 5, f"dot took {seconds:.1f} s"  # it took a minute before dot's iterations were bounded
+    assert svg_width_px(svg) <= viz.WIDTH_INCHES * 96 + 1
+
+
+def test_a_long_chain_cut_to_max_nodes_draws_top_to_bottom_quickly_and_legibly():
+    tape, y = loop_tape(10_000)
+    picture = viz.draw(tape, targets=y)
+    assert "rankdir=TB" in picture.source  # left to right it would be hundreds of boxes wide
+    assert "… 19,852 more values and ops not drawn (max_nodes=150)" in picture.source
+    seconds, svg = dot_seconds(picture)
+    assert seconds < 5, f"dot took {seconds:.1f} s"  # it took 26 to 55 s, it takes hundredths
+    assert svg_width_px(svg) <= viz.WIDTH_INCHES * 96 + 1 and scale(svg) >= 0.75  # fits, fonts stay >= 9 px
+
+
+def test_a_wide_fan_out_draws_left_to_right_and_fits():
+    x = mt.Variable(1.0, name="x")
+    with mt.GradientTape() as tape:
+        ys = [mt.sin(x), mt.cos(x), mt.exp(x), mt.tanh(x), mt.sigmoid(x), mt.square(x)] * 5  # 30 ops read x
+    picture = viz.draw(tape, targets=ys)
+    assert "rankdir=LR" in picture.source  # top to bottom, 30 ops side by side would be far too wide
+    seconds, svg = dot_seconds(picture)
+    assert seconds < 5, f"dot took {seconds:.1f} s"
+    assert svg_width_px(svg) <= viz.WIDTH_INCHES * 96 + 1 and scale(svg) >= 0.75
+
+
+def test_a_picture_wider_than_a_notebook_is_scaled_down_to_fit():
+    x = mt.Variable(1.0, name="a Variable with a name so long that a picture of it is wider than a notebook")
+    with mt.GradientTape() as tape:
+        y = mt.reduce_sum(mt.stack([x * float(k) for k in range(3)]))
+    svg = viz.draw(tape, targets=y).pipe(format="svg", encoding="utf-8")
+    assert scale(svg) < 1 and svg_width_px(svg) <= viz.WIDTH_INCHES * 96 + 1
+    wide = viz.draw(tape, targets=y, size="20,20").pipe(format="svg", encoding="utf-8")  # the caller's size wins
+    assert svg_width_px(wide) > viz.WIDTH_INCHES * 96
