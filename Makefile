@@ -4,7 +4,11 @@ ENV ?= venv
 PY = $(shell scripts/setup.sh $(ENV))
 NBVAL = --nbval --nbval-current-env --nbval-sanitize-with notebooks/nbval-sanitize.cfg
 
-.PHONY: lab test notebooks bench
+LESSONS ?=
+ALL_LESSONS = $(wildcard notebooks/[0-9]*.ipynb)
+LESSON_FILES = $(if $(LESSONS),$(foreach n,$(LESSONS),$(wildcard notebooks/$(n)_*.ipynb)),$(ALL_LESSONS))
+
+.PHONY: lab test notebooks student nbgrader bench
 
 lab:
 	$(PY) -m jupyter trust notebooks/*.ipynb
@@ -13,11 +17,23 @@ lab:
 test:
 	$(PY) -m pytest tests minitape notebooks --doctest-modules $(NBVAL)
 
-# Re-execute every lesson top to bottom in a fresh kernel and store its outputs (after a library change).
+# Re-execute every lesson top to bottom in a fresh kernel and store its outputs (after a library change);
+# reference solutions then lose theirs, so that a collapsed solution shows nothing. LESSONS="00 05" for some.
 notebooks:
-	for nb in notebooks/[0-9]*.ipynb; do \
+	for nb in $(LESSON_FILES); do \
 	  $(PY) -m jupyter nbconvert --to notebook --execute --inplace --ExecutePreprocessor.record_timing=False "$$nb" || exit 1; \
+	  $(PY) -m minitape.exercises.notebook clear-solutions "$$nb" || exit 1; \
 	done
+
+# The student edition in build/student/: no reference solutions, exercise and check cells without outputs.
+student:
+	rm -rf build/student
+	$(PY) -m minitape.exercises.notebook student build/student $(LESSON_FILES)
+
+# An nbgrader course folder in build/nbgrader/: cd there, then nbgrader generate_assignment 05_reverse_mode.
+nbgrader:
+	rm -rf build/nbgrader
+	$(PY) -m minitape.exercises.notebook nbgrader build/nbgrader $(LESSON_FILES)
 
 bench:
 	$(PY) benchmarks/run.py

@@ -16,13 +16,18 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
 def test_notebook_was_executed_top_to_bottom(path):
     # nbval silently skips cells that were never executed, so a cleared notebook would "pass".
-    cells = json.loads(path.read_text())["cells"]
-    counts = [c.get("execution_count") for c in cells if c["cell_type"] == "code"]
-    assert counts, f"{path.name} has no code cells"
+    # Reference solutions are executed too but store neither outputs nor a count (make notebooks clears them).
+    cells = [c for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code"]
+    assert cells, f"{path.name} has no code cells"
+    solutions = [c for c in cells if "solution" in c["metadata"].get("tags", [])]
+    counts = [c.get("execution_count") for c in cells if c not in solutions]
     assert None not in counts, f"{path.name}: {counts.count(None)} code cell(s) were never executed"
-    assert counts == list(range(1, len(counts) + 1)), (
-        f"{path.name}: execution counts {counts} are not 1..N: re-run it top to bottom in a fresh kernel "
-        f"(make notebooks)")
+    assert not any(c.get("execution_count") or c.get("outputs") for c in solutions), (
+        f"{path.name}: a solution cell stores its execution count or outputs: make notebooks clears them")
+    expected = [n for n, c in enumerate(cells, 1) if c not in solutions]
+    assert counts == expected, (
+        f"{path.name}: execution counts {counts} are not 1..N (solution cells' numbers left out): re-run it top "
+        f"to bottom in a fresh kernel (make notebooks)")
 
 
 def _name(requirement):
