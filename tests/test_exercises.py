@@ -85,6 +85,10 @@ def test_value_says_what_is_wrong(answer, expected, says):
     assert problem(value("y", expected), answer).startswith(says)
 
 
+def test_an_answer_just_outside_a_tight_tolerance_is_close_not_a_power_of_ten():
+    assert problem(value("y", expected=1.0, rtol=1e-9), 1.0 + 1e-7).startswith("it is close (within a percent)")
+
+
 def test_value_names_typical_slips():
     spec = value("slope", expected=6.0, mistakes=[(27.0, "that is the derivative at the wrong point")])
     assert problem(spec, 27.0) == "that is the derivative at the wrong point"

@@ -125,7 +125,7 @@ def _kind_of_difference(got, want, rtol, atol):
             size = abs(ratio[0])
             sign = "the sign is wrong and " if ratio[0] < 0 else ""
             exponent = math.log10(size)
-            if abs(exponent - round(exponent)) < 1e-6:
+            if round(exponent) != 0 and abs(exponent - round(exponent)) < 1e-6:  # 10**0 = 1 is no slip of a power
                 return f"{sign}it is too {'large' if size > 1 else 'small'} by a power of ten" + which
             if got.size > 1 or any(math.isclose(size, factor, rel_tol=1e-6) for factor in TELLING_FACTORS):
                 return f"{sign}it is off by a constant factor" + which
