@@ -47,12 +47,20 @@ def _renumber_list(match_text, old, new):
                   match_text)
 
 
-def rewrite_mentions(text, old, new, old_stem, new_stem):
-    """``text`` with every unambiguous mention of lesson ``old`` changed to lesson ``new``."""
+def rewrite_mentions(text, old, new, old_stem, new_stem, names_only=False):
+    """``text`` with every unambiguous mention of lesson ``old`` changed to lesson ``new``.
+
+    Without ``old_stem`` (no notebook here, or ``--only``) every notebook name numbered ``old`` moves;
+    ``names_only`` keeps to the notebook's name and links (another lesson still has number ``old``).
+    """
     if old_stem:
         text = re.sub(rf"\b{re.escape(old_stem)}\b", new_stem, text)
-    text = re.sub(rf"\[{old:02d}(\s*·?\s*[A-Z][^\]]*\]\({re.escape(new_stem) if new_stem else r'[^)]*'})",
+    else:
+        text = re.sub(rf"(?<![\w/]){old:02d}_(\w+\.ipynb|\w+`)", rf"{new:02d}_\1", text)
+    text = re.sub(rf"\[{old:02d}(\s*·?\s*[A-Z][^\]]*\]\({re.escape(new_stem) if new_stem else f'{new:02d}_'})",
                   lambda m: f"[{new:02d}{m.group(1)}", text)
+    if names_only:
+        return text
     text = re.sub(rf"(\b{WORD}\s+)({NUMBER_LIST})",
                   lambda m: m.group(1) + _renumber_list(m.group(2), old, new), text)
     text = re.sub(rf"(?m)^(\|\s*){old:02d}(\s*\|)", rf"\g<1>{new:02d}\2", text)   # a course table's row number
@@ -129,35 +137,41 @@ def renumber(root, lesson, new, only=None):
     source = None if only else find_notebook(root, lesson)
     old_stem = source.stem if source else None
     new_stem = f"{new:02d}{old_stem[2:]}" if source else None
+    # Another notebook with the same number (two branches merged): its answers file and the prose "lesson OLD"
+    # may be the other's, so only this notebook's name, links and own cells move.
+    shared = bool(source) and len(list((root / "notebooks").glob(f"{old:02d}_*.ipynb"))) > 1
     folder = root / "minitape" / "exercises" / "answers"
     old_answers, new_answers = folder / f"{old:02d}.answers", folder / f"{new:02d}.answers"
     if not only:
         taken = list((root / "notebooks").glob(f"{new:02d}_*.ipynb"))
-        if taken or (new_answers.exists() and old_answers.exists()):
+        if taken or (new_answers.exists() and old_answers.exists() and not shared):
             sys.exit(f"lesson {new:02d} exists ({', '.join(p.name for p in taken) or new_answers.name}): "
                      f"renumber it first (from the last lesson down)")
 
-    def mentions(text):
-        return rewrite_mentions(text, old, new, old_stem, new_stem)
+    def mentions(text, names_only=shared):
+        return rewrite_mentions(text, old, new, old_stem, new_stem, names_only)
 
+    target = source.with_name(f"{new_stem}.ipynb") if source else None
     if source:
-        target = source.with_name(f"{new_stem}.ipynb")
         _move(source, target)
-        _rewrite_notebook(target, lambda text: rewrite_ids(mentions(text), old, new), own=True)
-        if old_answers.exists():
+        _rewrite_notebook(target, lambda text: rewrite_ids(mentions(text, names_only=False), old, new), own=True)
+        if shared:
+            print(f"{old_answers.name} is left alone (another notebook has number {old:02d}): "
+                  f"store this lesson's answers as {new_answers.name}")
+        elif old_answers.exists():
             text = rewrite_ids(mentions(answers.decode(old_answers.read_text())), old, new)
             _move(old_answers, new_answers)
-            answers.write(new, text)
-    targets = [pathlib.Path(p) if pathlib.Path(p).is_absolute() else root / p for p in only] if only else [
-        p for p in _text_files(root) if not source or p != target]
+            new_answers.write_text(answers.encode(text))
+    if only:
+        targets = [pathlib.Path(p) if pathlib.Path(p).is_absolute() else root / p for p in only]
+    else:
+        targets = [p for p in _text_files(root) if p != target]
     for path in targets:
         if path.suffix == ".ipynb":
             _rewrite_notebook(path, mentions)
-        else:
-            text = path.read_text()
-            if mentions(text) != text:
-                path.write_text(mentions(text))
-    return review(root, targets + ([target] if source and not only else []), old)
+        elif mentions(path.read_text()) != path.read_text():
+            path.write_text(mentions(path.read_text()))
+    return review(root, targets + ([target] if target else []), old)
 
 
 def review(root, paths, old):
