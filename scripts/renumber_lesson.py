@@ -30,20 +30,20 @@ import nbformat
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from minitape.exercises import answers, notebook  # noqa: E402 (the repository's own copy)
+from minitape.exercises import answers, notebook  # the repository's own copy, after the path is set
 
 WORD = r"(?:[Ll]essons?|[Nn]otebooks?|[Cc]hapters?)"
 NUMBER_LIST = r"\d{1,2}(?:(?:,\s*|\s+and\s+|\s+or\s+|\s+to\s+|\s*-\s*|\s*–\s*)\d{1,2}(?![\d.]\d))*"
 
 
-def _number(old, new, text_number):
+def _number(new, text_number):
     """``new`` written like ``text_number`` was (two digits if it had a leading zero)."""
     return f"{new:02d}" if len(text_number) == 2 else str(new)
 
 
 def _renumber_list(match_text, old, new):
     """The numbers in a list such as "05 and 10" with ``old`` replaced by ``new``."""
-    return re.sub(r"\d{1,2}", lambda m: _number(old, new, m.group(0)) if int(m.group(0)) == old else m.group(0),
+    return re.sub(r"\d{1,2}", lambda m: _number(new, m.group(0)) if int(m.group(0)) == old else m.group(0),
                   match_text)
 
 
@@ -84,7 +84,7 @@ def rewrite_ids(text, old, new):
 def _move(source, target):
     """``git mv`` inside a work tree (so history follows the file), a plain rename elsewhere."""
     tracked = subprocess.run(["git", "ls-files", "--error-unmatch", source.name], cwd=source.parent,
-                             capture_output=True).returncode == 0
+                             capture_output=True, check=False).returncode == 0
     if tracked:
         subprocess.run(["git", "mv", source.name, str(target.relative_to(source.parent))], cwd=source.parent,
                        check=True)

@@ -70,7 +70,7 @@ def test_a_lesson_and_its_answers_move_and_every_mention_follows(course):
     renumber_lesson.renumber(course, "10", 12)
     notebooks = course / "notebooks"
     assert not (notebooks / "10_tape.ipynb").exists() and (notebooks / "12_tape.ipynb").exists()
-    title, code, heading, learner, check, solution = sources(notebooks / "12_tape.ipynb")
+    title, code, heading, _, check, solution = sources(notebooks / "12_tape.ipynb")
     assert title.startswith("# 12 · The tape") and "lessons 05 and 09" in title   # 09 is another lesson
     assert code == 'rng = np.random.default_rng(10)\nprint(f"{x:>10.4f}")\nTAPE = answers.load(12)["T"]'
     assert heading == "### Exercise 12.1 (easy): a value\n\nSee exercise 12.1 of this lesson."
