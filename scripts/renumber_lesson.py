@@ -14,7 +14,9 @@ every number is free when it is taken. For lesson OLD the script
   after "lessons" ("lessons 05 and OLD"), a course table's row number, and "exercise OLD.k";
 - lists the lines that still contain the number beside a word like "lesson", for a person to read.
 A number without such a word ("the capstone, 10") is left alone: only a reader can tell what it means.
-When no notebook has the number (a lesson still on another branch), only the mentions are rewritten.
+When no notebook has the number (a lesson still on another branch), only the mentions and links move.
+When two notebooks share the number (two branches merged), the named one moves with its own cells and
+the links to it; its answers file and the prose are left for a person, since they may be the other's.
 The notebooks' stored outputs keep their meaning (only ids in printed check results change); re-execute
 the renamed lesson anyway (``make notebooks LESSONS=NEW``).
 """
