@@ -10,7 +10,7 @@ import contextlib
 import time
 
 import pytest
-from conftest import SCREENSHOTS, save_screenshot
+from conftest import SCREENSHOTS, OfflinePage, save_screenshot
 from stored_lessons import LESSONS, ROOT, load, solution_cells, stored_pictures
 
 # Quick lessons with pictures; 05 has the step-through slider (viz.step_through).
@@ -90,8 +90,6 @@ STATE = """(solutions) => {
 @pytest.fixture(scope="module")
 def lab_page(lab, chromium):
     """One JupyterLab page, loaded once with a fresh workspace (the file browser open, as by default)."""
-    from conftest import OfflinePage
-
     view = OfflinePage(chromium)
     view.page.goto(f"{lab.url}/lab?reset&token={lab.token}")
     view.page.wait_for_function("window.jupyterapp !== undefined", timeout=60_000)
@@ -202,8 +200,10 @@ def test_lesson_as_opened_trusted(lab, lab_page, lesson):
     assert not problems, report(lesson, "opened trusted", problems)
 
 
-RUN_ALL_CELLS = """() => {
+# Outputs are cleared first, so that every execution count seen afterwards comes from this run.
+RUN_ALL_CELLS = """async () => {
   window.runAllDone = false;
+  await window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs');
   window.jupyterapp.commands.execute('notebook:run-all-cells').then(() => { window.runAllDone = true; });
 }"""
 
