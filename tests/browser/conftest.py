@@ -86,6 +86,8 @@ class LabServer:
             sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1", f"--port={self.port}",
             f"--IdentityProvider.token={self.token}", f"--ServerApp.root_dir={ROOT}",
             "--expose-app-in-browser",  # window.jupyterapp: run JupyterLab's commands, read its models
+            # Opening a lesson writes a checkpoint copy of it: into the throw-away home, not the repository.
+            f"--FileCheckpoints.checkpoint_dir={home / 'checkpoints'}",
             "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
         ]
         if os.getuid() == 0:
