@@ -67,8 +67,10 @@ OUTPUTS = """() => {
           notebookWidth: Math.round(notebook.node.getBoundingClientRect().width)};
 }"""
 
-IMAGES_LOADED = """() => [...window.lessonPanel.content.node.querySelectorAll('.jp-OutputArea-output img')]
-  .every(image => image.complete)"""
+# Every image output holds its loaded picture (JupyterLab renders outputs a moment after their model arrives).
+IMAGES_LOADED = """() => [...window.lessonPanel.content.node.querySelectorAll('.jp-OutputArea-output')].every(output =>
+  [...output.querySelectorAll('img')].every(image => image.complete) && !output.dataset.mimeType?.startsWith('image/')
+  || [...output.querySelectorAll('img')].some(image => image.complete && image.naturalWidth > 0))"""
 
 STATE = """(solutions) => {
   const panel = window.lessonPanel;
