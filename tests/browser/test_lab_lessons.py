@@ -107,13 +107,15 @@ def lab_page(lab, chromium):
 
 @contextlib.contextmanager
 def opened(lab_page, lesson):
-    """Open ``lesson`` and wait until its kernel is ready; close it and shut its kernel down after."""
+    """Open ``lesson``, wait until its kernel is ready and its pictures are loaded; yield the page and the
+    time the kernel was ready. Close the lesson and shut its kernel down after."""
     page = lab_page.page
     page.evaluate(OPEN_LESSON, lesson.relative_to(ROOT).as_posix())
     try:
         page.wait_for_function(KERNEL_IDLE, timeout=90_000)
+        kernel_ready = time.monotonic()
         page.wait_for_function(IMAGES_LOADED, timeout=30_000)
-        yield page
+        yield page, kernel_ready
     finally:
         page.evaluate(CLOSE_LESSON)
 
@@ -154,10 +156,9 @@ def modified_problem(state, stored_metadata):
             f"notebook metadata that changed: {details or 'none (a cell changed)'}"]
 
 
-def check_as_opened(page, lesson, trusted):
+def check_as_opened(page, kernel_ready, lesson, trusted):
     """Everything a learner should see right after opening ``lesson``; returns the problems found."""
     notebook = load(lesson)
-    kernel_ready = time.monotonic()
     outputs = wait_for_pictures(page, stored_pictures(notebook))
     solutions = solution_cells(notebook)
     state = page.evaluate(STATE, solutions)
@@ -193,16 +194,16 @@ def report(lesson, situation, problems):
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=[lesson.stem for lesson in LESSONS])
 def test_lesson_as_opened_untrusted(lab_page, lesson):
-    with opened(lab_page, lesson) as page:
-        problems = check_as_opened(page, lesson, trusted=False)
+    with opened(lab_page, lesson) as (page, kernel_ready):
+        problems = check_as_opened(page, kernel_ready, lesson, trusted=False)
     assert not problems, report(lesson, "opened untrusted", problems)
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=[lesson.stem for lesson in LESSONS])
 def test_lesson_as_opened_trusted(lab, lab_page, lesson):
     lab.trust(lesson)  # into the session's fresh trust database; the notebook file is not changed
-    with opened(lab_page, lesson) as page:
-        problems = check_as_opened(page, lesson, trusted=True)
+    with opened(lab_page, lesson) as (page, kernel_ready):
+        problems = check_as_opened(page, kernel_ready, lesson, trusted=True)
     assert not problems, report(lesson, "opened trusted", problems)
 
 
@@ -261,7 +262,7 @@ def step_through_problems(page, notebook):
 def test_run_all_cells(lab_page, lesson):
     stored_file = lesson.read_bytes()
     notebook = load(lesson)
-    with opened(lab_page, lesson) as page:
+    with opened(lab_page, lesson) as (page, _):
         page.evaluate(RUN_ALL_CELLS)
         page.wait_for_function(ALL_RAN, timeout=180_000)
         problems = [f"error output: {error}" for error in page.evaluate(ERRORS)]
