@@ -155,6 +155,12 @@ def stored_pictures(notebook):
     )
 
 
+def picture_cells(notebook):
+    """Indices of the cells that store a picture."""
+    return [i for i, cell in enumerate(notebook["cells"])
+            if any(kind in output.get("data", {}) for output in cell.get("outputs", []) for kind in PICTURE_TYPES)]
+
+
 def solution_cells(notebook):
     """Indices of the cells tagged ``solution`` (the reference solutions)."""
     return [i for i, cell in enumerate(notebook["cells"]) if "solution" in cell["metadata"].get("tags", [])]

@@ -12,11 +12,22 @@ import time
 
 import pytest
 from browser_support import (
-    LESSONS, MISSING, ROOT, SCREENSHOTS, OfflinePage, load, save_screenshot, solution_cells, stored_pictures,
+    LESSONS,
+    MISSING,
+    ROOT,
+    SCREENSHOTS,
+    OfflinePage,
+    load,
+    picture_cells,
+    save_screenshot,
+    solution_cells,
+    stored_pictures,
 )
 
 if MISSING:
     pytest.skip(MISSING, allow_module_level=True)
+
+from playwright.sync_api import TimeoutError as WaitedInVain  # only now: Playwright may be missing above
 
 # Quick lessons with pictures; 05 has the step-through slider (viz.step_through).
 RUN_ALL = [lesson for lesson in LESSONS if lesson.name[:2] in ("02", "03", "05")]
@@ -121,19 +132,22 @@ def opened(lab_page, lesson):
 
 
 def wait_for_pictures(page, at_least):
-    with contextlib.suppress(Exception):  # the count is asserted afterwards, with what did show
+    with contextlib.suppress(WaitedInVain):  # the count is asserted afterwards, with what did show
         page.wait_for_function(f"() => ({OUTPUTS})().records.filter(r => r.picture).length >= {at_least}",
                                timeout=PICTURES_TIMEOUT_MS)
     return page.evaluate(OUTPUTS)
 
 
-def picture_and_width_problems(outputs, stored):
+def picture_and_width_problems(outputs, notebook):
     problems = []
     records = outputs["records"]
-    shown = sum(record["picture"] for record in records)
+    shown, stored = sum(record["picture"] for record in records), stored_pictures(notebook)
     if shown < stored:
-        shown_as = sorted({r["type"] for r in records if not r["picture"] and r["type"] in ("text/plain", "")})
-        problems.append(f"{shown} pictures shown, {stored} stored (outputs without a picture show as {shown_as})")
+        showing = {record["cell"] for record in records if record["picture"]}
+        missing = [index for index in picture_cells(notebook) if index not in showing]
+        instead = sorted({record["type"] for record in records if record["cell"] in missing})
+        problems.append(f"{shown} pictures shown, {stored} stored: cells {[index + 1 for index in missing]} "
+                        f"store a picture and show {instead or 'nothing'} instead")
     for r in records:
         where = f"cell {r['cell'] + 1}: {r['type'] or 'an'} output"
         if r["scrollWidth"] > r["clientWidth"] + 1:
@@ -150,10 +164,10 @@ def modified_problem(state, stored_metadata):
         return []
     changed = sorted(key for key in set(state["metadata"]) | set(stored_metadata)
                      if state["metadata"].get(key) != stored_metadata.get(key))
-    details = "; ".join(f"{key}: stored {stored_metadata.get(key)!r}, now {state['metadata'].get(key)!r}"
-                        for key in changed if key != "widgets")
-    return [f"opening marks the lesson modified (tab dirty: {state['tabDirty']}); "
-            f"notebook metadata that changed: {details or 'none (a cell changed)'}"]
+    details = "; ".join(f"{key}: stored {stored_metadata.get(key)!r:.150}, now {state['metadata'].get(key)!r:.150}"
+                        for key in changed)
+    return [(f"opening marks the lesson modified (tab dirty: {state['tabDirty']}); "
+             f"notebook metadata that changed: {details or 'none (a cell changed)'}")]
 
 
 def check_as_opened(page, kernel_ready, lesson, trusted):
@@ -168,7 +182,7 @@ def check_as_opened(page, kernel_ready, lesson, trusted):
         f"{lesson.name} should open {expected_trust} (the untrusted tests must run before the trusted ones)")
     assert state["fileBrowserWidth"] > 100, "the file browser should be open beside the notebook"
 
-    problems = picture_and_width_problems(outputs, stored_pictures(notebook))
+    problems = picture_and_width_problems(outputs, notebook)
     problems += [f"cell {s['cell'] + 1}: the reference solution ({s['firstLine']!r}) is not collapsed"
                  for s in state["solutions"] if s["sourceShown"]]
     page.wait_for_timeout(max(0, STILL_CLEAN_AFTER_S - (time.monotonic() - kernel_ready)) * 1000)
@@ -185,7 +199,7 @@ def screenshot_at_cell(page, name, index):
 
 
 def first_picture_cell(notebook):
-    return next((i for i, cell in enumerate(notebook["cells"]) if stored_pictures({"cells": [cell]})), None)
+    return next(iter(picture_cells(notebook)), None)
 
 
 def report(lesson, situation, problems):
@@ -248,12 +262,12 @@ def step_through_problems(page, notebook):
         changed = f"() => ({STEP_THROUGH_PICTURE})({index}) !== {before!r}"
         try:
             page.wait_for_function(moved, timeout=5_000)
-        except Exception:
+        except WaitedInVain:
             problems.append(f"cell {index + 1}: the step-through slider stays at {value} on ArrowRight")
             continue
         try:
             page.wait_for_function(changed, timeout=30_000)
-        except Exception:
+        except WaitedInVain:
             problems.append(f"cell {index + 1}: moving the step-through slider did not change the picture")
     return problems
 
@@ -267,8 +281,7 @@ def test_run_all_cells(lab_page, lesson):
         page.wait_for_function(ALL_RAN, timeout=180_000)
         problems = [f"error output: {error}" for error in page.evaluate(ERRORS)]
         page.wait_for_function(IMAGES_LOADED, timeout=30_000)
-        problems += picture_and_width_problems(wait_for_pictures(page, stored_pictures(notebook)),
-                                               stored_pictures(notebook))
+        problems += picture_and_width_problems(wait_for_pictures(page, stored_pictures(notebook)), notebook)
         screenshot_at_cell(page, f"{lesson.stem}-run-all", first_picture_cell(notebook))
         problems += step_through_problems(page, notebook)
         save_screenshot(page, f"{lesson.stem}-run-all-slider-moved")
