@@ -1,0 +1,166 @@
+"""What the browser tests share: the browser, a JupyterLab server of their own, an offline page, the lessons.
+
+The tests drive Debian's Chromium (``/usr/bin/chromium``, never a downloaded browser build) with
+Playwright's Python API. Without Chromium or Playwright each test module skips itself with ``MISSING``,
+the message saying how to install them.
+
+The JupyterLab server serves the repository root on 127.0.0.1 with a fresh, empty Jupyter data,
+config and IPython directory and HOME, so that the lessons start untrusted (as in a fresh clone or a
+student's copy on a JupyterHub) and no user setting leaks in. Pages may only load from 127.0.0.1.
+"""
+
+import contextlib
+import http.server
+import json
+import os
+import pathlib
+import secrets
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+CHROMIUM = pathlib.Path("/usr/bin/chromium")
+# Quiet, offline, headless Chromium that runs as root in a container.
+CHROMIUM_FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+PICTURE_TYPES = ("image/svg+xml", "image/png")
+VIEWPORT = {"width": 1400, "height": 900}
+SCREENSHOTS = os.environ.get("MINITAPE_SCREENSHOTS")  # a folder: save what the tests looked at, to look at it
+
+try:
+    from playwright.sync_api import sync_playwright
+except ImportError:
+    sync_playwright = None
+
+# Each test module skips itself with this message (a conftest cannot skip when pytest is given its folder).
+MISSING = None if sync_playwright and CHROMIUM.exists() else (
+    "browser tests need Chromium at /usr/bin/chromium and Playwright: "
+    "`sudo apt-get install chromium` and `pip install -e '.[test]'` (never `playwright install`)"
+)
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def save_screenshot(page, name):
+    """Write the page as ``name``.png into $MINITAPE_SCREENSHOTS, when that is set."""
+    if SCREENSHOTS:
+        pathlib.Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(pathlib.Path(SCREENSHOTS) / f"{name}.png"))
+
+
+class LabServer:
+    """A JupyterLab serving the repository root, as ``make lab`` does, in a throw-away Jupyter home."""
+
+    def __init__(self, home):
+        self.port, self.token = free_port(), secrets.token_hex(16)
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = {
+            **os.environ,
+            "HOME": str(home),
+            "JUPYTER_DATA_DIR": str(home / "data"),  # holds the trust database: empty, so nothing is trusted
+            "JUPYTER_CONFIG_DIR": str(home / "config"),  # holds the user settings: none but the one below
+            "IPYTHONDIR": str(home / "ipython"),
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+        }
+        # The tests change notebooks in the browser (Run All) but must never write a lesson back.
+        # And the question whether to fetch Jupyter's news would sit over the outputs in every screenshot.
+        settings = home / "config" / "lab" / "user-settings" / "@jupyterlab"
+        for plugin, value in [("docmanager-extension/plugin", '{"autosave": false}'),
+                              ("apputils-extension/notification", '{"fetchNews": "false"}')]:
+            (settings / plugin).parent.mkdir(parents=True, exist_ok=True)
+            (settings / plugin).with_suffix(".jupyterlab-settings").write_text(value)
+        self.log = home / "jupyterlab.log"
+        command = [
+            sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1", f"--port={self.port}",
+            f"--IdentityProvider.token={self.token}", f"--ServerApp.root_dir={ROOT}",
+            "--expose-app-in-browser",  # window.jupyterapp: run JupyterLab's commands, read its models
+            # Opening a lesson writes a checkpoint copy of it: into the throw-away home, not the repository.
+            f"--FileCheckpoints.checkpoint_dir={home / 'checkpoints'}",
+            "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        ]
+        if os.getuid() == 0:
+            command.append("--allow-root")
+        with open(self.log, "wb") as log:
+            self.process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+
+    def wait_until_up(self, timeout=90):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                break
+            with contextlib.suppress(OSError):
+                urllib.request.urlopen(f"{self.url}/api/status?token={self.token}", timeout=2)
+                return
+            time.sleep(0.2)
+        raise RuntimeError(f"JupyterLab did not start in {timeout} s; its log:\n{self.log.read_text()[-3000:]}")
+
+    def trust(self, notebook):
+        subprocess.run([sys.executable, "-m", "jupyter", "trust", str(notebook)], env=self.env, check=True,
+                       capture_output=True)
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+class OfflinePage:
+    """A 1400x900 page that may load only from 127.0.0.1; ``elsewhere`` lists what it tried to load."""
+
+    def __init__(self, browser):
+        self.context = browser.new_context(viewport=VIEWPORT)
+        self.elsewhere = []
+        self.context.route("**/*", self._route)
+        self.page = self.context.new_page()
+
+    def _route(self, route):
+        url = route.request.url
+        if url.startswith(("http://127.0.0.1:", "data:", "blob:")):
+            route.continue_()
+        else:
+            self.elsewhere.append(url)
+            route.abort()
+
+    def close(self):
+        self.context.close()
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def load(lesson):
+    return json.loads(lesson.read_text())
+
+
+def stored_pictures(notebook):
+    """How many stored outputs carry a picture (SVG or PNG), whatever else they carry."""
+    return sum(
+        any(kind in output.get("data", {}) for kind in PICTURE_TYPES)
+        for cell in notebook["cells"] for output in cell.get("outputs", [])
+    )
+
+
+def picture_cells(notebook):
+    """Indices of the cells that store a picture."""
+    return [i for i, cell in enumerate(notebook["cells"])
+            if any(kind in output.get("data", {}) for output in cell.get("outputs", []) for kind in PICTURE_TYPES)]
+
+
+def solution_cells(notebook):
+    """Indices of the cells tagged ``solution`` (the reference solutions)."""
+    return [i for i, cell in enumerate(notebook["cells"]) if "solution" in cell["metadata"].get("tags", [])]
