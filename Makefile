@@ -23,11 +23,13 @@ book:
 	$(PY) scripts/build_book.py
 
 # Re-execute every lesson top to bottom in a fresh kernel and store its outputs (after a library change);
-# reference solutions then lose theirs, so that a collapsed solution shows nothing. LESSONS="00 05" for some.
+# reference solutions then lose theirs, so that a collapsed solution shows nothing, and sliders are stored as
+# their first picture (scripts/drop_widget_views.py says why). LESSONS="00 05" for some.
 notebooks:
 	for nb in $(LESSON_FILES); do \
 	  $(PY) -m jupyter nbconvert --to notebook --execute --inplace --ExecutePreprocessor.record_timing=False "$$nb" || exit 1; \
 	  $(PY) -m minitape.exercises.notebook clear-solutions "$$nb" || exit 1; \
+	  $(PY) scripts/drop_widget_views.py "$$nb" || exit 1; \
 	done
 
 # The student edition in build/student/: no reference solutions, exercise and check cells without outputs.

@@ -564,7 +564,10 @@ class _StableWidget:
     nbviewer and static books have no live widget: they pick the best other
     type in the bundle. So the bundle carries ``fallback``, the slider's
     first picture as PNG and SVG, and they show a picture instead of the
-    bare text (or a broken widget). nbval compares the text only.
+    bare text (or a broken widget). The course stores its lessons without
+    the widget view (``scripts/drop_widget_views.py``), so a trusted
+    JupyterLab shows that picture too until the cell runs. nbval compares
+    the text only.
     """
 
     def __init__(self, widget, text, fallback):

@@ -85,6 +85,36 @@ def test_notebook_stores_the_kernelspec_of_the_installed_ipykernel(path):
     assert stored == expected, f"{path.name}: kernelspec {stored}; run python scripts/store_kernelspec.py"
 
 
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_notebook_stores_widgets_as_their_pictures(path):
+    # A stored widget view opens with "disconnected" icons in a trusted JupyterLab and as nothing in the book.
+    notebook = json.loads(path.read_text())
+    views = [c["execution_count"] for c in notebook["cells"] for o in c.get("outputs", [])
+             if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+    assert not views, f"{path.name}: cells {views} store a live widget; run make notebooks (drop_widget_views.py)"
+    assert "widgets" not in notebook["metadata"], f"{path.name}: stores widget state no output uses"
+
+
+def test_dropping_widget_views_keeps_the_picture_and_the_text():
+    nbformat = pytest.importorskip("nbformat")
+    widget = nbformat.v4.new_output("display_data", data={
+        "application/vnd.jupyter.widget-view+json": {"model_id": "a1", "version_major": 2, "version_minor": 0},
+        "image/svg+xml": "<svg/>", "image/png": "iVBORw0KGgo=", "text/plain": "<slider>"})
+    bare = nbformat.v4.new_output("display_data", data={
+        "application/vnd.jupyter.widget-view+json": {"model_id": "b2", "version_major": 2, "version_minor": 0},
+        "text/plain": "<a widget without a picture>"})
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(outputs=[widget]),
+                                         nbformat.v4.new_code_cell(outputs=[bare])],
+                                  metadata={"widgets": {"state": {}}})
+    drop_widget_views = _load_script("drop_widget_views").drop_widget_views
+    assert drop_widget_views(nb) == 1
+    assert sorted(nb.cells[0].outputs[0].data) == ["image/png", "image/svg+xml", "text/plain"]
+    assert "application/vnd.jupyter.widget-view+json" in nb.cells[1].outputs[0].data  # nothing else to show
+    assert "widgets" in nb.metadata  # still used by the view that stays
+    nb.cells.pop()
+    assert drop_widget_views(nb) == 0 and "widgets" not in nb.metadata
+
+
 def test_lab_adds_allow_root_exactly_when_root():
     command = _load_script("lab").lab_command(["--port", "9999"])
     assert ("--allow-root" in command) == (os.geteuid() == 0)
