@@ -49,13 +49,15 @@ class Primitive:
         the op itself applied to the tangents.
       keeps: what the VJP rules read: ``"inputs"``, ``"output"``, ``"both"``
         or ``"nothing"``; the tape keeps no more than that.
-      broadcasts: the op broadcasts its inputs like NumPy; gradients are then
-        summed back to each input's shape here, in one place.
+
+    An op whose inputs broadcast like NumPy is a
+    :class:`~minitape.ops.shapes.Broadcasting` primitive, which sums each
+    gradient back to its input's shape.
     """
 
-    __slots__ = ("name", "forward", "vjp_rules", "jvp_rules", "keeps_inputs", "keeps_output", "broadcasts")
+    __slots__ = ("name", "forward", "vjp_rules", "jvp_rules", "keeps_inputs", "keeps_output")
 
-    def __init__(self, name, forward, vjp, jvp, keeps="inputs", broadcasts=False):
+    def __init__(self, name, forward, vjp, jvp, keeps="inputs"):
         if keeps not in ("inputs", "output", "both", "nothing"):
             raise ValueError(f"keeps must be 'inputs', 'output', 'both' or 'nothing', not {keeps!r}")
         self.name = name
@@ -64,7 +66,6 @@ class Primitive:
         self.jvp_rules = jvp
         self.keeps_inputs = keeps in ("inputs", "both")
         self.keeps_output = keeps in ("output", "both")
-        self.broadcasts = broadcasts
 
     def __repr__(self):
         return f"<Primitive {self.name}>"
@@ -79,19 +80,14 @@ class Primitive:
         rules = self.vjp_rules
         if callable(rules):
             return list(rules(g, ans, *inputs, **attrs))
-        grads = []  # a plain loop: Python 3.11 builds a function object for every comprehension
-        for k, rule in enumerate(rules):
-            grad = rule(g, ans, *inputs, **attrs) if wanted[k] and rule is not None else None
-            if self.broadcasts and grad is not None and grad._value.shape != inputs[k]._value.shape:
-                grad = ops.unbroadcast(grad, inputs[k]._value.shape)
-            grads.append(grad)
-        return grads
+        return [rule(g, ans, *inputs, **attrs) if want and rule is not None else None
+                for rule, want in zip(rules, wanted)]
 
     def jvp(self, tangents, ans, inputs, attrs):
         """The output's tangent given the inputs' tangents (``None`` = zero), or ``None``."""
         rules = self.jvp_rules
-        if rules == "linear":
-            tangents = tuple([ops.zeros_like(x) if t is None else t for t, x in zip(tangents, inputs)])
+        if rules == "linear":  # the op itself, applied to the tangents (a missing one is zero)
+            tangents = tuple([Tensor(np.zeros_like(x._value)) if t is None else t for t, x in zip(tangents, inputs)])
             return apply(self, tangents, attrs)
         if callable(rules):
             return rules(tangents, ans, *inputs, **attrs)
@@ -100,8 +96,6 @@ class Primitive:
             if t is not None and rule is not None:
                 part = rule(t, ans, *inputs, **attrs)
                 total = part if total is None else total + part
-        if total is not None and total._value.shape != ans._value.shape:
-            total = ops.broadcast_to(total, ans._value.shape)
         return total
 
 
@@ -190,5 +184,3 @@ def broadcast_shape(op_name, *shapes):
         raise ValueError(f"{op_name}: shapes {listed} cannot be broadcast together (compared from the "
                          f"right, each pair of dimensions must be equal or one of them 1)") from None
 
-
-from . import ops  # noqa: E402  (rules and broadcasting helpers are ops; ops need Primitive first)

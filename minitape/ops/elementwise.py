@@ -28,6 +28,7 @@ from ..dtypes import as_dtype
 from ..primitive import Primitive, apply, broadcast_shape, convert_inputs, float_constant
 from ..tensor import Tensor
 from .creation import zeros_like
+from .shapes import Broadcasting
 
 
 def _float_input(op_name, x):
@@ -60,8 +61,7 @@ def _unary(name, forward, vjp, jvp, keeps="inputs", floats_only=True):
 
 def _binary(name, forward, vjp, jvp, keeps="inputs", floats_only=False):
     """The public function ``name(x, y)`` for a broadcasting elementwise primitive."""
-    prim = Primitive(name, forward, vjp=list(vjp), jvp=jvp if jvp == "linear" else list(jvp),
-                     keeps=keeps, broadcasts=True)
+    prim = Broadcasting(name, forward, vjp=list(vjp), jvp=jvp if jvp == "linear" else list(jvp), keeps=keeps)
 
     def op(x, y):
         if type(y) is float and type(x) is Tensor and x._value.dtype.kind == "f":
@@ -189,7 +189,7 @@ def squared_difference(x, y):
 
 
 # -- where and clipping -----------------------------------------------------------------------
-_where = Primitive("where", np.where, broadcasts=True,
+_where = Broadcasting("where", np.where,
                    vjp=[None, lambda g, z, c, x, y: where(c, g, 0.0), lambda g, z, c, x, y: where(c, 0.0, g)],
                    jvp=[None, lambda t, z, c, x, y: where(c, t, 0.0), lambda t, z, c, x, y: where(c, 0.0, t)])
 
@@ -219,8 +219,8 @@ def where(condition, x=None, y=None):
     return apply(_where, (c, x, y))
 
 
-_clip_by_value = Primitive(
-    "clip_by_value", np.clip, broadcasts=True,
+_clip_by_value = Broadcasting(
+    "clip_by_value", np.clip,
     vjp=[lambda g, z, x, lo, hi: where(x < lo, 0.0, where(x > hi, 0.0, g)),
          lambda g, z, x, lo, hi: where(x < lo, g, 0.0),
          lambda g, z, x, lo, hi: where(x > hi, g, 0.0)],
