@@ -42,7 +42,8 @@ def __getattr__(name):
         return importlib.import_module("minitape.viz")
     raise AttributeError(f"module 'minitape' has no attribute {name!r}")
 
-__all__ = ["GradientTape", "UnconnectedGradients", "custom_gradient", "check_gradients", "Tensor", "TensorShape", "Variable",
-           "constant", "convert_to_tensor", "is_tensor", "DType", "as_dtype", "bool", "float16", "float32",
+
+__all__ = ["GradientTape", "UnconnectedGradients", "custom_gradient", "check_gradients", "Tensor", "TensorShape",
+           "Variable", "constant", "convert_to_tensor", "is_tensor", "DType", "as_dtype", "bool", "float16", "float32",
            "float64", "int8", "int16", "int32", "int64", "uint8", "autodiff", "dual", "linalg", "math", "nn",
            "numeric", "random", "test", "trace"] + ops.__all__

@@ -7,7 +7,7 @@ finite differences and derivatives legitimately disagree.
 """
 
 import dataclasses
-from typing import Callable
+from collections.abc import Callable
 
 import hypothesis.extra.numpy as hnp
 import hypothesis.strategies as st

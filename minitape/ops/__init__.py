@@ -38,11 +38,11 @@ def _reflected(op):
     return method
 
 
-for _name, _op in [("add", add), ("sub", subtract), ("mul", multiply), ("truediv", divide), ("pow", pow),
-                   ("matmul", matmul)]:
+for _name, _op in [("add", elementwise.add), ("sub", elementwise.subtract), ("mul", elementwise.multiply),
+                   ("truediv", elementwise.divide), ("pow", elementwise.pow), ("matmul", linalg.matmul)]:
     setattr(Tensor, f"__{_name}__", _op)
     setattr(Tensor, f"__r{_name}__", _reflected(_op))
 # Comparisons give boolean tensors; they have no gradient.
-Tensor.__eq__, Tensor.__ne__, Tensor.__lt__, Tensor.__le__, Tensor.__gt__, Tensor.__ge__ = (
-    equal, not_equal, less, less_equal, greater, greater_equal)
-Tensor.__neg__, Tensor.__abs__, Tensor.__getitem__ = negative, abs, getitem
+Tensor.__eq__, Tensor.__ne__, Tensor.__lt__ = elementwise.equal, elementwise.not_equal, elementwise.less
+Tensor.__le__, Tensor.__gt__, Tensor.__ge__ = elementwise.less_equal, elementwise.greater, elementwise.greater_equal
+Tensor.__neg__, Tensor.__abs__, Tensor.__getitem__ = elementwise.negative, elementwise.abs, shapes.getitem

@@ -8,7 +8,7 @@ gradients are summed back to each input's shape.
 
 import numpy as np
 
-from ..primitive import Primitive, apply, broadcast_shape, convert_inputs
+from ..primitive import apply, broadcast_shape, convert_inputs
 from .shapes import Broadcasting, transpose
 
 
