@@ -1,4 +1,4 @@
-"""GradientTape behaves like tf.GradientTape: one test per rule of the tape (issue 2's list)."""
+"""GradientTape behaves like tf.GradientTape: one test per rule of the tape."""
 
 import gc
 import threading
@@ -54,7 +54,7 @@ def test_watch_accessed_variables_false_and_non_trainable_variables():
 
 
 def test_watched_variables_in_creation_order_whatever_the_watch_order():
-    # TensorFlow 2.21 gives a, b, c here (issue 10, item 3)
+    # TensorFlow 2.21 gives a, b, c here
     a, b, c = mt.Variable(1.0, name="a"), mt.Variable(2.0, name="b"), mt.Variable(3.0, name="c")
     with mt.GradientTape() as tape:
         tape.watch(c)
@@ -319,7 +319,7 @@ def _gradient_through(custom_fn, x):
 
 
 def test_custom_gradient_contract_errors_name_the_function_the_input_and_the_shapes():
-    # issue 10, item 10: these failed deep inside NumPy, or (a missing grad_fn) unpacked a tensor
+    # each mistake is named, instead of failing deep inside NumPy
     @mt.custom_gradient
     def wrong_shape(x):
         return x * 2.0, lambda upstream: mt.ones((5,))
