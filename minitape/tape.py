@@ -95,9 +95,9 @@ class GradientTape:
         tracked.add(out._id)
         # The weak reference lets a picture of the tape show the value while someone
         # else keeps it alive; the tape itself keeps only what the VJP rule needs.
-        self._records.append(Record(prim, tuple([x._id for x in inputs]), out._id,
-                                    out if prim.keeps_output else None,
-                                    inputs if prim.keeps_inputs else None, attrs, weakref.ref(out)))
+        # Performance: a plain tuple, laid out as a Record (see minitape/engine.py)
+        self._records.append((prim, tuple([x._id for x in inputs]), out._id, out if prim.keeps_output else None,
+                              inputs if prim.keeps_inputs else None, attrs, weakref.ref(out)))
 
     def variable_accessed(self, variable):
         if self._watch_accessed_variables and variable._trainable:
@@ -169,7 +169,7 @@ class GradientTape:
         ['sin', 'multiply']
         """
         self._check_not_spent("records")
-        return tuple(self._records)
+        return tuple([Record._make(r) for r in self._records])
 
     @property
     def spent(self):
@@ -355,9 +355,9 @@ class GradientTape:
     def _needed(self, sources):
         """The ids of the values that depend on some source: only they need an adjoint."""
         needed = {s._id for s in sources if s._id in self._tracked}
-        for record in self._records:
-            if not needed.isdisjoint(record.inputs):
-                needed.add(record.output)
+        for _, inputs, output, _, _, _, _ in self._records:  # each laid out as a Record
+            if not needed.isdisjoint(inputs):
+                needed.add(output)
         return needed
 
     def adjoints(self, target, output_gradients=None, on_step=None):

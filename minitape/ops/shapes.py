@@ -193,10 +193,12 @@ class Broadcasting(Primitive):
     __slots__ = ()
 
     def vjp(self, g, ans, inputs, attrs, wanted):
-        grads = Primitive.vjp(self, g, ans, inputs, attrs, wanted)
-        for k, grad in enumerate(grads):
+        grads = []
+        for k, rule in enumerate(self.vjp_rules):
+            grad = rule(g, ans, *inputs, **attrs) if wanted[k] and rule is not None else None
             if grad is not None and grad._value.shape != inputs[k]._value.shape:
-                grads[k] = unbroadcast(grad, inputs[k]._value.shape)
+                grad = unbroadcast(grad, inputs[k]._value.shape)
+            grads.append(grad)
         return grads
 
     def jvp(self, tangents, ans, inputs, attrs):
