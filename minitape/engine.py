@@ -42,9 +42,8 @@ Record = collections.namedtuple("Record", ["op", "inputs", "output", "saved_outp
                                            "output_ref"])
 Record.__doc__ = """One recorded op: what the backward sweep needs to send the output's adjoint to the inputs.
 
-Performance: a tape stores each record as a plain tuple with these fields in this order, and hands
-out Records (``tape.records``, the ``on_step`` of :func:`sweep`): a named tuple would cost 0.2 µs more
-per recorded op to build and free, 5 % of the per-op benchmark.
+Performance (benchmarks/README.md): a tape stores each record as a plain tuple with these fields in
+this order, and hands out Records (``tape.records``, the ``on_step`` of :func:`sweep`).
 
 * ``op``: the :class:`~minitape.primitive.Primitive` that ran;
 * ``inputs``: the ids of its input tensors; ``output``: the id of its result;
@@ -71,7 +70,7 @@ def sweep(records, seeds, needed, keep=(), on_step=None, release=False):
         g = adjoints.get(output) if output in keep else adjoints.pop(output, None)
         if g is None:
             continue  # no adjoint reaches this op's result: nothing to pass on
-        wanted = []  # performance: a plain loop (Python 3.11 builds a function object for every comprehension)
+        wanted = []  # performance (benchmarks/README.md): a plain loop, not a comprehension
         for i in inputs:
             wanted.append(i in needed)
         if True not in wanted:
@@ -86,8 +85,9 @@ def sweep(records, seeds, needed, keep=(), on_step=None, release=False):
 
 
 def _add(a, b):
-    """a + b for two adjoints of one value. Performance: plain NumPy when no tape is listening (the
-    same number without an op's cost); an op when one is, since a gradient of the gradient needs it."""
+    """a + b for two adjoints of one value. Performance (benchmarks/README.md): plain NumPy when no tape
+    is listening (the same number without an op's cost); an op when one is, since a gradient of the
+    gradient needs it."""
     if recording._state.recorders:
         return a + b
     return Tensor(a._value + b._value)

@@ -80,7 +80,7 @@ class Primitive:
         rules = self.vjp_rules
         if callable(rules):
             return list(rules(g, ans, *inputs, **attrs))
-        grads = []  # performance: a plain loop (see minitape/engine.py)
+        grads = []  # performance (benchmarks/README.md): a plain loop, not a comprehension
         for rule, want in zip(rules, wanted):
             grads.append(rule(g, ans, *inputs, **attrs) if want and rule is not None else None)
         return grads
@@ -108,7 +108,7 @@ def apply(prim, inputs, attrs=NO_ATTRS):
     """
     if attrs:
         out = Tensor(prim.forward(*[x._value for x in inputs], **attrs))
-    elif len(inputs) == 2:  # the most common ops, spelled out: no list to build
+    elif len(inputs) == 2:  # performance (benchmarks/README.md): the most common ops, without building a list
         out = Tensor(prim.forward(inputs[0]._value, inputs[1]._value))
     elif len(inputs) == 1:
         out = Tensor(prim.forward(inputs[0]._value))
@@ -162,9 +162,10 @@ _FLOAT_CONSTANTS = {}  # (value, dtype) -> Tensor
 def float_constant(value, dtype):
     """The Python float ``value`` as a constant tensor of a floating ``dtype``: the ``0.5`` of ``x * 0.5``.
 
-    Converted once and shared: a constant is never tracked, so one tensor can
-    serve every op that uses it. (0.0 and NaN are not cached: 0.0 == -0.0
-    would mix up the two zeros, and NaN != NaN would never be found.)
+    Performance (benchmarks/README.md): converted once and shared; a constant
+    is never tracked, so one tensor can serve every op that uses it. (0.0 and
+    NaN are not cached: 0.0 == -0.0 would mix up the two zeros, and NaN != NaN
+    would never be found.)
     """
     cacheable = value == value and value != 0.0
     tensor = _FLOAT_CONSTANTS.get((value, dtype)) if cacheable else None

@@ -95,7 +95,7 @@ class GradientTape:
         tracked.add(out._id)
         # The weak reference lets a picture of the tape show the value while someone
         # else keeps it alive; the tape itself keeps only what the VJP rule needs.
-        # Performance: a plain tuple, laid out as a Record (see minitape/engine.py)
+        # performance (benchmarks/README.md): a plain tuple, laid out as a Record
         self._records.append((prim, tuple([x._id for x in inputs]), out._id, out if prim.keeps_output else None,
                               inputs if prim.keeps_inputs else None, attrs, weakref.ref(out)))
 
