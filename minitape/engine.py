@@ -1,19 +1,21 @@
 """The backward engine: records of ops, played back from last to first (reverse-mode autodiff).
 
-This is the tape of lesson 10 ("build your own tape") at full size. There a
+This is the tape the learner builds in the lesson "Build your own tape", at full size. There a
 record is ``(out, parents)`` with a number per parent; here it is a
 :class:`Record` whose op turns the output's adjoint into its inputs'
 adjoints (its VJP rule), and values are known by their ids. The loop of
-:func:`sweep` is lesson 10's ``reverse_sweep``, line by line:
+:func:`sweep` is that lesson's ``reverse_sweep``, line by line:
 
 ====================================================  ===============================================
-lesson 10                                              :func:`sweep`
+"Build your own tape"                                  :func:`sweep`
 ====================================================  ===============================================
 ``adjoint = {target: 1.0}``                            ``adjoints = dict(seeds)``
 ``for out, parents in reversed(records):``             ``for record in reversed(records):``
+(the ``for`` unpacks the record)                       ``op, inputs, output, ... = record``
 ``g = adjoint.get(out, 0.0)``                          ``g = adjoints.pop(output, None)``
 ``for inp, partial in parents:``                       ``for i, gi in zip(inputs, op.vjp(g, ...)):``
 ``adjoint[inp] = adjoint.get(inp, 0.0) + partial*g``   ``adjoints[i] = adjoints[i] + gi``, or ``gi``
+(``partial * g``, one per parent)                      ``gi``: the op's VJP rule for input ``i``
 ====================================================  ===============================================
 
 The differences: a value nobody needs gets no adjoint (``needed``), an
