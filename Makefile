@@ -10,14 +10,18 @@ LESSONS ?=
 ALL_LESSONS = $(wildcard notebooks/[0-9]*.ipynb)
 LESSON_FILES = $(if $(LESSONS),$(foreach n,$(LESSONS),$(wildcard notebooks/$(n)_*.ipynb)),$(ALL_LESSONS))
 
-.PHONY: lab test book notebooks student nbgrader bench
+.PHONY: lab test lint book notebooks student nbgrader bench
 
 lab:
 	$(PY) scripts/lab.py $(LAB_ARGS)
 
-# The static book (build/book/index.html) is built first, so a lesson it cannot render fails the tests.
-test: book
+# The linter first (pyproject.toml's [tool.ruff]), then the static book (build/book/index.html), so that a lesson
+# it cannot render fails the tests.
+test: lint book
 	$(PY) -m pytest tests minitape notebooks --doctest-modules $(NBVAL)
+
+lint:
+	$(PY) -m ruff check
 
 book:
 	$(PY) scripts/build_book.py

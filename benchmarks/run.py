@@ -55,7 +55,7 @@ def ratio(table, name, other, key):
 
 
 def targets(results):
-    """The targets of issue 7, each as measured in this run."""
+    """The benchmarks' targets, each as measured in this run."""
     per, net, scale = results["per_op"], results["mlp"], results["scaling"]
     largest = scale["largest"] or {}
     rows = [

@@ -30,8 +30,9 @@ from .custom_gradient import custom_gradient
 from .numeric import check_gradients
 from .dtypes import DType, as_dtype, bool, float16, float32, float64, int8, int16, int32, int64, uint8  # noqa: A004
 from .ops import *  # noqa: F401,F403
-from .tape import GradientTape, UnconnectedGradients
+from .tape import GradientTape
 from .tensor import Tensor, TensorShape, Variable, constant, convert_to_tensor, is_tensor
+from .unconnected import UnconnectedGradients
 
 __version__ = "0.1.0"
 
@@ -41,7 +42,8 @@ def __getattr__(name):
         return importlib.import_module("minitape.viz")
     raise AttributeError(f"module 'minitape' has no attribute {name!r}")
 
-__all__ = ["GradientTape", "UnconnectedGradients", "custom_gradient", "check_gradients", "Tensor", "TensorShape", "Variable",
-           "constant", "convert_to_tensor", "is_tensor", "DType", "as_dtype", "bool", "float16", "float32",
+
+__all__ = ["GradientTape", "UnconnectedGradients", "custom_gradient", "check_gradients", "Tensor", "TensorShape",
+           "Variable", "constant", "convert_to_tensor", "is_tensor", "DType", "as_dtype", "bool", "float16", "float32",
            "float64", "int8", "int16", "int32", "int64", "uint8", "autodiff", "dual", "linalg", "math", "nn",
            "numeric", "random", "test", "trace"] + ops.__all__

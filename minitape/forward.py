@@ -21,12 +21,14 @@ pass too, so ``acc.jvp(tape.gradient(f, x))`` is a Hessian-vector product.
 """
 
 import collections
+import types
 import weakref
 
 from . import nest, recording
 from .ops import zeros
-from .tape import GradientTape, UnconnectedGradients, _unconnected_mode
+from .tape import GradientTape
 from .tensor import Tensor, convert_to_tensor
+from .unconnected import UnconnectedGradients, unconnected_mode
 
 
 class ForwardAccumulator:
@@ -95,7 +97,7 @@ class ForwardAccumulator:
 
     def jvp(self, primals, unconnected_gradients=UnconnectedGradients.NONE):
         """The tangent of each tensor in ``primals`` (same structure): ``None`` or zeros if unconnected."""
-        zero = _unconnected_mode(unconnected_gradients) is UnconnectedGradients.ZERO
+        zero = unconnected_mode(unconnected_gradients) is UnconnectedGradients.ZERO
         out = []
         for p in nest.flatten(primals):
             if not isinstance(p, Tensor):
@@ -105,6 +107,22 @@ class ForwardAccumulator:
                 t = zeros(p.shape, dtype=p.dtype)
             out.append(t)
         return nest.pack_sequence_as(primals, out)
+
+    @property
+    def tangents(self):
+        """The tangent of every value that has one, by id (read-only): the inputs' and the live results'."""
+        return types.MappingProxyType(self._tangents)
+
+    @property
+    def jvp_spans(self):
+        """``(first id, last id)`` of the tensors each JVP rule created while a tape recorded, in order.
+
+        A tape recording under this accumulator records the JVP rules' ops
+        too (reverse over forward); a picture of the tape hides the results
+        whose ids fall in these spans, since they are the accumulator's
+        arithmetic, not the function's.
+        """
+        return tuple(self._jvp_spans)
 
     def __repr__(self):
         return f"<ForwardAccumulator: {len(self._tangents)} tangents>"

@@ -1,6 +1,10 @@
-"""``mt.math``: the elementwise and reduction ops, under TensorFlow's ``tf.math`` names."""
+"""``mt.math``: the elementwise and reduction ops, under TensorFlow's ``tf.math`` names.
 
-from .ops import (abs, add, argmax, argmin, cos, cumprod, cumsum, divide, divide_no_nan, equal, exp,  # noqa: F401
-                  greater, greater_equal, less, less_equal, log, log1p, maximum, minimum, multiply, multiply_no_nan,
-                  negative, not_equal, pow, reciprocal, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum,
-                  round, sigmoid, sign, sin, sqrt, square, squared_difference, subtract, tan, tanh)
+Every op declared in ``ops/elementwise.py`` is here (``mt.math.atan``), except ``relu``, which is ``mt.nn``'s.
+"""
+
+from .ops import (argmax, argmin, cumprod, cumsum, equal, greater, greater_equal, less, less_equal,  # noqa: F401
+                  not_equal, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum, round, squared_difference)
+from .ops import elementwise as _elementwise
+
+globals().update(_elementwise.in_tf_math())

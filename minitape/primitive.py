@@ -49,13 +49,15 @@ class Primitive:
         the op itself applied to the tangents.
       keeps: what the VJP rules read: ``"inputs"``, ``"output"``, ``"both"``
         or ``"nothing"``; the tape keeps no more than that.
-      broadcasts: the op broadcasts its inputs like NumPy; gradients are then
-        summed back to each input's shape here, in one place.
+
+    An op whose inputs broadcast like NumPy is a
+    :class:`~minitape.ops.shapes.Broadcasting` primitive, which sums each
+    gradient back to its input's shape.
     """
 
-    __slots__ = ("name", "forward", "vjp_rules", "jvp_rules", "keeps_inputs", "keeps_output", "broadcasts")
+    __slots__ = ("name", "forward", "vjp_rules", "jvp_rules", "keeps_inputs", "keeps_output")
 
-    def __init__(self, name, forward, vjp, jvp, keeps="inputs", broadcasts=False):
+    def __init__(self, name, forward, vjp, jvp, keeps="inputs"):
         if keeps not in ("inputs", "output", "both", "nothing"):
             raise ValueError(f"keeps must be 'inputs', 'output', 'both' or 'nothing', not {keeps!r}")
         self.name = name
@@ -64,7 +66,6 @@ class Primitive:
         self.jvp_rules = jvp
         self.keeps_inputs = keeps in ("inputs", "both")
         self.keeps_output = keeps in ("output", "both")
-        self.broadcasts = broadcasts
 
     def __repr__(self):
         return f"<Primitive {self.name}>"
@@ -79,19 +80,16 @@ class Primitive:
         rules = self.vjp_rules
         if callable(rules):
             return list(rules(g, ans, *inputs, **attrs))
-        grads = []  # a plain loop: Python 3.11 builds a function object for every comprehension
-        for k, rule in enumerate(rules):
-            grad = rule(g, ans, *inputs, **attrs) if wanted[k] and rule is not None else None
-            if self.broadcasts and grad is not None and grad._value.shape != inputs[k]._value.shape:
-                grad = ops.unbroadcast(grad, inputs[k]._value.shape)
-            grads.append(grad)
+        grads = []  # performance (benchmarks/README.md): a plain loop, not a comprehension
+        for rule, want in zip(rules, wanted):
+            grads.append(rule(g, ans, *inputs, **attrs) if want and rule is not None else None)
         return grads
 
     def jvp(self, tangents, ans, inputs, attrs):
         """The output's tangent given the inputs' tangents (``None`` = zero), or ``None``."""
         rules = self.jvp_rules
-        if rules == "linear":
-            tangents = tuple([ops.zeros_like(x) if t is None else t for t, x in zip(tangents, inputs)])
+        if rules == "linear":  # the op itself, applied to the tangents (a missing one is zero)
+            tangents = tuple([Tensor(np.zeros_like(x._value)) if t is None else t for t, x in zip(tangents, inputs)])
             return apply(self, tangents, attrs)
         if callable(rules):
             return rules(tangents, ans, *inputs, **attrs)
@@ -100,8 +98,6 @@ class Primitive:
             if t is not None and rule is not None:
                 part = rule(t, ans, *inputs, **attrs)
                 total = part if total is None else total + part
-        if total is not None and total._value.shape != ans._value.shape:
-            total = ops.broadcast_to(total, ans._value.shape)
         return total
 
 
@@ -112,7 +108,7 @@ def apply(prim, inputs, attrs=NO_ATTRS):
     """
     if attrs:
         out = Tensor(prim.forward(*[x._value for x in inputs], **attrs))
-    elif len(inputs) == 2:  # the most common ops, spelled out: no list to build
+    elif len(inputs) == 2:  # performance (benchmarks/README.md): the most common ops, without building a list
         out = Tensor(prim.forward(inputs[0]._value, inputs[1]._value))
     elif len(inputs) == 1:
         out = Tensor(prim.forward(inputs[0]._value))
@@ -166,9 +162,10 @@ _FLOAT_CONSTANTS = {}  # (value, dtype) -> Tensor
 def float_constant(value, dtype):
     """The Python float ``value`` as a constant tensor of a floating ``dtype``: the ``0.5`` of ``x * 0.5``.
 
-    Converted once and shared: a constant is never tracked, so one tensor can
-    serve every op that uses it. (0.0 and NaN are not cached: 0.0 == -0.0
-    would mix up the two zeros, and NaN != NaN would never be found.)
+    Performance (benchmarks/README.md): converted once and shared; a constant
+    is never tracked, so one tensor can serve every op that uses it. (0.0 and
+    NaN are not cached: 0.0 == -0.0 would mix up the two zeros, and NaN != NaN
+    would never be found.)
     """
     cacheable = value == value and value != 0.0
     tensor = _FLOAT_CONSTANTS.get((value, dtype)) if cacheable else None
@@ -190,5 +187,3 @@ def broadcast_shape(op_name, *shapes):
         raise ValueError(f"{op_name}: shapes {listed} cannot be broadcast together (compared from the "
                          f"right, each pair of dimensions must be equal or one of them 1)") from None
 
-
-from . import ops  # noqa: E402  (rules and broadcasting helpers are ops; ops need Primitive first)

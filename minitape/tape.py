@@ -1,18 +1,17 @@
 """The gradient tape: record operations, then play them backwards (reverse-mode autodiff).
 
 Inside ``with GradientTape() as tape:`` every primitive op whose inputs the
-tape *tracks* is appended to the tape as a record
-
-    (primitive, input ids, output id, saved output, saved inputs, attrs, weak ref to output)
-
-and its output becomes tracked too. The tape tracks the tensors it was told
+tape *tracks* is appended to the tape as a :class:`~minitape.engine.Record`
+(the op, the ids of its inputs and output, what its VJP rule needs, its
+attributes), and its output becomes tracked too. The tape tracks the tensors it was told
 to ``watch`` and the trainable Variables it sees being read.
 
 ``tape.gradient(target, sources)`` then walks the records from last to first,
 carrying the adjoint ``d target / d value`` of every value: each record hands
 the adjoint of its output to its inputs through the primitive's VJP rule, and
-adjoints reaching the same value add up (the multivariable chain rule). The
-walk is a plain loop, so a tape of a million ops needs no recursion.
+adjoints reaching the same value add up (the multivariable chain rule). That
+walk is :func:`minitape.engine.sweep`, a plain loop, so a tape of a million ops
+needs no recursion; this module is TensorFlow's front end around it.
 
 >>> import minitape as mt
 >>> x = mt.Variable(3.0)
@@ -28,31 +27,17 @@ sum; unconnected sources give ``None`` (or zeros); integer values give
 """
 
 import contextlib
-import enum
+import types
 import warnings
 import weakref
 
 import numpy as np
 
 from . import nest, recording
+from .engine import Record, sweep
 from .ops import ones_like, reshape, stack, zeros
 from .tensor import Tensor, Variable, convert_to_tensor
-
-
-class UnconnectedGradients(enum.Enum):
-    """What ``gradient`` returns for a source the target does not depend on: ``None`` or zeros."""
-
-    NONE = "none"
-    ZERO = "zero"
-
-
-def _unconnected_mode(value):
-    try:
-        return UnconnectedGradients(value.value if isinstance(value, UnconnectedGradients) else value)
-    except ValueError:
-        raise ValueError(f"unknown unconnected_gradients={value!r}: use mt.UnconnectedGradients.NONE "
-                         f"(or 'none') to get None, or mt.UnconnectedGradients.ZERO (or 'zero') to get "
-                         f"zeros") from None
+from .unconnected import UnconnectedGradients, unconnected_mode
 
 
 def _warn_not_floating(role, t):
@@ -110,8 +95,8 @@ class GradientTape:
         tracked.add(out._id)
         # The weak reference lets a picture of the tape show the value while someone
         # else keeps it alive; the tape itself keeps only what the VJP rule needs.
-        self._records.append((prim, tuple([x._id for x in inputs]), out._id,
-                              out if prim.keeps_output else None,
+        # performance (benchmarks/README.md): a plain tuple, laid out as a Record
+        self._records.append((prim, tuple([x._id for x in inputs]), out._id, out if prim.keeps_output else None,
                               inputs if prim.keeps_inputs else None, attrs, weakref.ref(out)))
 
     def variable_accessed(self, variable):
@@ -170,6 +155,32 @@ class GradientTape:
         """The number of operations recorded."""
         return 0 if self._records is None else len(self._records)
 
+    @property
+    def records(self):
+        """The recorded ops, first to last: a tuple of :class:`~minitape.engine.Record` (read-only).
+
+        A spent tape (non-persistent, already answered) raises RuntimeError: it released its records.
+
+        >>> import minitape as mt
+        >>> x = mt.Variable(2.0)
+        >>> with mt.GradientTape() as tape:
+        ...     y = mt.sin(x) * x
+        >>> [r.op.name for r in tape.records]
+        ['sin', 'multiply']
+        """
+        self._check_not_spent("records")
+        return tuple([Record._make(r) for r in self._records])
+
+    @property
+    def spent(self):
+        """True once a non-persistent tape has answered (or failed while answering) and released its records."""
+        return self._records is None
+
+    @property
+    def watched(self):
+        """The tensors and Variables this tape watches, by id, in the order they were first watched (read-only)."""
+        return types.MappingProxyType(self._watched)
+
     def __repr__(self):
         state = "spent" if self._records is None else f"{len(self._records)} ops"
         return f"<GradientTape: {state}{', persistent' if self._persistent else ''}>"
@@ -201,8 +212,8 @@ class GradientTape:
         seeds = self._seeds(target, output_gradients)
         self._leave_context()
         try:
-            adjoints = self._backward(seeds, needed=self._needed(flat_sources), keep={s._id for s in flat_sources},
-                                      release=True)
+            adjoints = sweep(self._records, seeds, needed=self._needed(flat_sources),
+                             keep={s._id for s in flat_sources}, release=not self._persistent)
         finally:  # even if a rule fails midway: a half-swept tape must never answer again
             self._release_unless_persistent()
         grads = [adjoints.get(s._id) for s in flat_sources]
@@ -268,13 +279,16 @@ class GradientTape:
         return self._final_results([result], [source], unconnected, shape=lambda s: shape)[0]
 
     # -- the steps of an answer --------------------------------------------------------------
-    def _check_usable(self, method, unconnected_gradients):
+    def _check_not_spent(self, method):
         if self._records is None:
             raise RuntimeError(f"GradientTape.{method}: this non-persistent tape has already answered once (or "
                                f"failed while answering) and released its records. Create it with "
                                f"mt.GradientTape(persistent=True) to ask for several gradients, or record again "
                                f"in a new `with` block.")
-        return _unconnected_mode(unconnected_gradients)
+
+    def _check_usable(self, method, unconnected_gradients):
+        self._check_not_spent(method)
+        return unconnected_mode(unconnected_gradients)
 
     def _leave_context(self):
         """Called inside the ``with`` block, a non-persistent tape stops; a persistent one warns."""
@@ -341,54 +355,30 @@ class GradientTape:
     def _needed(self, sources):
         """The ids of the values that depend on some source: only they need an adjoint."""
         needed = {s._id for s in sources if s._id in self._tracked}
-        for record in self._records:  # record[1]: the input ids, record[2]: the output id
-            if not needed.isdisjoint(record[1]):
-                needed.add(record[2])
+        for _, inputs, output, _, _, _, _ in self._records:  # each laid out as a Record
+            if not needed.isdisjoint(inputs):
+                needed.add(output)
         return needed
 
-    def _backward(self, seeds, needed, keep, release, on_step=None):
-        """One reverse sweep from ``seeds`` ({id: adjoint}); returns the adjoints it kept.
-
-        Only values in ``needed`` (those that lead back to a source) receive
-        adjoints; an adjoint is dropped once used unless its id is in ``keep``.
-        With ``release`` (a non-persistent tape's only sweep) records are
-        dropped as soon as they are used, so memory falls during the sweep.
-        ``on_step(record, adjoints)``, if given, is called after each record.
-        """
-        records = self._records
-        adjoints = dict(seeds)
-        sweep = _popping(records) if release and not self._persistent else reversed(records)
-        for record in sweep:
-            prim, in_ids, out_id, ans, inputs, attrs, _ = record
-            g = adjoints.get(out_id) if out_id in keep else adjoints.pop(out_id, None)
-            if g is None:
-                continue
-            wanted = []  # a plain loop: Python 3.11 builds a function object for every comprehension
-            for i in in_ids:
-                wanted.append(i in needed)
-            if True not in wanted:
-                continue
-            grads = prim.vjp(g, ans, (None,) * len(in_ids) if inputs is None else inputs, attrs, wanted)
-            for i, gi in zip(in_ids, grads):
-                if gi is not None and i in needed:
-                    adjoints[i] = gi if i not in adjoints else _accumulate(adjoints[i], gi)
-            if on_step is not None:
-                on_step(record, adjoints)
-        return adjoints
-
-    def _all_adjoints(self, target, output_gradients=None, on_step=None):
+    def adjoints(self, target, output_gradients=None, on_step=None):
         """The adjoint of every tracked value, by id, without spending the tape.
 
-        For pictures and trace tables of the backward pass; ``gradient`` is
-        the way to get gradients. No tape records this computation, not even
-        one still open.
+        For pictures and trace tables of the backward pass: ``gradient`` is
+        the way to get gradients. ``on_step(record, adjoints)``, if given, is
+        called after each step of the sweep (see :func:`minitape.engine.sweep`).
+        No tape records this computation, not even one still open.
+
+        >>> import minitape as mt
+        >>> x = mt.Variable(3.0)
+        >>> with mt.GradientTape() as tape:
+        ...     y = x * x
+        >>> tape.adjoints(y)[x._id]
+        <mt.Tensor: shape=(), dtype=float32, numpy=6.0>
         """
-        if self._records is None:
-            raise RuntimeError("this non-persistent tape has already answered and released its records")
+        self._check_not_spent("adjoints")
         with recording.silenced():
             seeds = self._seeds(target, output_gradients)
-            return self._backward(seeds, needed=self._tracked, keep=self._tracked, release=False,
-                                  on_step=on_step)
+            return sweep(self._records, seeds, needed=self._tracked, keep=self._tracked, on_step=on_step)
 
     def _one_hot_passes(self, target, sources, n_passes, seed_for):
         """Run ``n_passes`` sweeps seeded by ``seed_for(k)``; per source, the list of results (or None).
@@ -407,7 +397,9 @@ class GradientTape:
         needed = self._needed(sources)
         passes = []
         for k in range(n_passes):
-            adjoints = self._backward({target._id: seed_for(k)}, needed, keep, release=k == n_passes - 1)
+            last = k == n_passes - 1
+            adjoints = sweep(self._records, {target._id: seed_for(k)}, needed, keep,
+                             release=last and not self._persistent)
             passes.append([adjoints.get(s._id) for s in sources])
         return [None if passes[0][j] is None else [p[j] for p in passes] for j in range(len(sources))]
 
@@ -431,20 +423,6 @@ def _joined(parts, join, shape, source):
     if not parts:
         return zeros(shape, dtype=source.dtype)
     return reshape(join(parts), shape)
-
-
-def _accumulate(a, b):
-    """a + b for two adjoints of one value. An add op when a tape is listening (a gradient of
-    the gradient needs it), plain NumPy otherwise: the same number, without the op's overhead."""
-    if recording._state.recorders:
-        return a + b
-    return Tensor(a._value + b._value)
-
-
-def _popping(records):
-    """Iterate ``records`` from last to first, removing each one as it is handed out."""
-    while records:
-        yield records.pop()
 
 
 def _one_hot(target, i):

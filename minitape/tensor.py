@@ -142,70 +142,8 @@ class Tensor:
             raise TypeError("cannot iterate over a scalar tensor")
         return (self[i] for i in range(len(self._value)))
 
-    # -- operators: each one is the op of the same name in minitape.ops ----------
-    def __add__(self, other):
-        return ops.add(self, other)
-
-    def __radd__(self, other):
-        return ops.add(other, self)
-
-    def __sub__(self, other):
-        return ops.subtract(self, other)
-
-    def __rsub__(self, other):
-        return ops.subtract(other, self)
-
-    def __mul__(self, other):
-        return ops.multiply(self, other)
-
-    def __rmul__(self, other):
-        return ops.multiply(other, self)
-
-    def __truediv__(self, other):
-        return ops.divide(self, other)
-
-    def __rtruediv__(self, other):
-        return ops.divide(other, self)
-
-    def __pow__(self, other):
-        return ops.pow(self, other)
-
-    def __rpow__(self, other):
-        return ops.pow(other, self)
-
-    def __matmul__(self, other):
-        return ops.matmul(self, other)
-
-    def __rmatmul__(self, other):
-        return ops.matmul(other, self)
-
-    def __neg__(self):
-        return ops.negative(self)
-
-    def __abs__(self):
-        return ops.abs(self)
-
-    def __getitem__(self, index):
-        return ops.getitem(self, index)
-
-    # Comparisons give boolean tensors; they have no gradient.
-    def __eq__(self, other):
-        return ops.equal(self, other)
-
-    def __ne__(self, other):
-        return ops.not_equal(self, other)
-
-    def __lt__(self, other):
-        return ops.less(self, other)
-
-    def __le__(self, other):
-        return ops.less_equal(self, other)
-
-    def __gt__(self, other):
-        return ops.greater(self, other)
-
-    def __ge__(self, other):
-        return ops.greater_equal(self, other)
+    # The operators (x + y, x * y, x @ y, -x, x[i], x == y, ...) are the ops of the same names in
+    # minitape.ops; that package attaches them to this class, since the ops are built on Tensor.
 
 
 class _Reference:
@@ -400,5 +338,3 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None):
             pass  # a hint, not a requirement: fall back to the default dtype
     return Tensor(_to_array(value, dtype))
 
-
-from . import ops  # noqa: E402  (the operators above call into ops, which needs Tensor first)

@@ -44,6 +44,7 @@ import numpy as np
 
 from . import recording
 from .dtypes import float64
+from .engine import Record
 from .forward import ForwardAccumulator
 from .tape import GradientTape
 from .tensor import Tensor, Variable
@@ -75,22 +76,23 @@ class Value:
 
 @dataclasses.dataclass(eq=False)
 class Op:
-    """A recorded operation: ``record`` is the tape's tuple, ``index`` its place in recording order."""
+    """A recorded operation: ``record`` is the tape's :class:`~minitape.engine.Record`, ``index`` its place
+    in recording order."""
 
     index: int
-    record: tuple
+    record: Record
 
     @property
     def name(self):
-        return self.record[0].name
+        return self.record.op.name
 
     @property
     def inputs(self):  # the ids of its input values
-        return self.record[1]
+        return self.record.inputs
 
     @property
     def output(self):  # the id of its result
-        return self.record[2]
+        return self.record.output
 
 
 class Reading:
@@ -127,40 +129,40 @@ def read_tape(tape, accumulator=None, kept=None):
     >>> [(v.symbol, v.name, v.kind) for v in read_tape(tape).values.values()]
     [('v0', 'x', 'variable'), ('c1', 'c1', 'constant'), ('v1', 'v1', 'result')]
     """
-    if tape._records is None:
+    if tape.spent:
         raise RuntimeError(SPENT)
-    records = tape._records
+    records = tape.records
     if accumulator is not None:
         records = _without_tangent_arithmetic(records, accumulator)
     tensors = _known_tensors(tape, records, kept or {})
-    outputs = {r[2] for r in records}
-    leaves = [i for i in tape._watched if i not in outputs]  # a watched result stays a result
+    outputs = {r.output for r in records}
+    watched = tape.watched
+    leaves = [i for i in watched if i not in outputs]  # a watched result stays a result
     reading = Reading()
     for k, i in enumerate(leaves):
-        watched = tape._watched[i]
-        kind = "variable" if isinstance(watched, Variable) else "watched"
-        reading._add_value(i, f"v{k + 1 - len(leaves)}", kind, tensors.get(i), watched)
+        kind = "variable" if isinstance(watched[i], Variable) else "watched"
+        reading._add_value(i, f"v{k + 1 - len(leaves)}", kind, tensors.get(i), watched[i])
     constants = 0
     for record in records:
-        for i in record[1]:
+        for i in record.inputs:
             if i not in reading.values:
                 constants += 1
                 reading._add_value(i, f"c{constants}", "constant", tensors.get(i))
         reading._add_op(record)
-        reading._add_value(record[2], f"v{len(reading.ops)}", "result", tensors.get(record[2]))
+        reading._add_value(record.output, f"v{len(reading.ops)}", "result", tensors.get(record.output))
     return reading
 
 
 def _known_tensors(tape, records, kept):
     """id -> tensor for every value still at hand: kept by the caller, saved by the tape, or alive elsewhere."""
     known = dict(kept)
-    for _, in_ids, out_id, saved_output, saved_inputs, _, ref in records:
-        for i, x in zip(in_ids, saved_inputs or ()):
+    for record in records:
+        for i, x in zip(record.inputs, record.saved_inputs or ()):
             known.setdefault(i, x)
-        output = ref() if saved_output is None else saved_output
+        output = record.output_ref() if record.saved_output is None else record.saved_output
         if output is not None:
-            known.setdefault(out_id, output)
-    for i, t in tape._watched.items():  # last: a Variable may have been assigned since the tape read it
+            known.setdefault(record.output, output)
+    for i, t in tape.watched.items():  # last: a Variable may have been assigned since the tape read it
         known.setdefault(i, t)
     return known
 
@@ -173,7 +175,7 @@ def _without_tangent_arithmetic(records, accumulator):
     accumulator notes the span of ids each JVP rule created; records whose
     result falls in a span are its arithmetic, not the function's.
     """
-    spans = sorted(accumulator._jvp_spans)
+    spans = sorted(accumulator.jvp_spans)
     starts = [start for start, _ in spans]
     reach = list(itertools.accumulate((end for _, end in spans), max))  # the furthest end so far
 
@@ -181,7 +183,7 @@ def _without_tangent_arithmetic(records, accumulator):
         k = bisect.bisect_right(starts, i) - 1  # spans[:k + 1] start at or before i
         return k >= 0 and reach[k] >= i
 
-    return [r for r in records if not in_a_span(r[2])]
+    return [r for r in records if not in_a_span(r.output)]
 
 
 def local_partials(op, values):
@@ -199,7 +201,7 @@ def local_partials(op, values):
     >>> local_partials(reading.ops[0], reading.values)  # d(x * 2)/dx, d(x * 2)/d2
     [2.0, 3.0]
     """
-    prim, in_ids, out_id, saved_output, saved_inputs, attrs, _ = op.record
+    prim, in_ids, out_id, saved_output, saved_inputs, attrs, _ = op.record  # a Record
     inputs_known = [values[i].tensor for i in in_ids]
     if any(t is None or np.size(t._value) != 1 for t in inputs_known):
         return None
@@ -343,7 +345,7 @@ class EvaluationTrace:
         return Table("forward primal trace", rows)
 
     def _tangent_table(self, reading):
-        tangents = self.accumulator._tangents
+        tangents = self.accumulator.tangents
         rows = [(_dot(v.symbol), _dot(v.name) if v.name != v.symbol else "", "", self._number(tangents[v.id]))
                 for v in self._leaves(reading) if v.id in tangents]
         for op in reading.ops:
@@ -361,7 +363,7 @@ class EvaluationTrace:
         return Table(f"forward tangent trace ({self._direction_text(reading)})", rows)
 
     def _direction_text(self, reading):
-        tangents = self.accumulator._tangents
+        tangents = self.accumulator.tangents
         return ", ".join(f"{_dot(v.name)} = {self._number(tangents[v.id])}" for v in self._leaves(reading))
 
     def _adjoint_table(self, reading):
@@ -371,7 +373,7 @@ class EvaluationTrace:
         previous = {}  # id -> the adjoint before the current step, to write "v̄j = v̄j + ..."
 
         def on_step(record, adjoints):
-            op = ops.get(record[2])
+            op = ops.get(record.output)
             if op is None:
                 return
             out = reading.values[op.output]
@@ -391,7 +393,7 @@ class EvaluationTrace:
                 rows.append((_bar(v.symbol), formula, numbers, self._number(adjoints[i])))
                 previous[i] = adjoints[i]
 
-        adjoints = self.tape._all_adjoints(self.output, on_step=on_step)
+        adjoints = self.tape.adjoints(self.output, on_step=on_step)
         rows += [(_bar(v.name), _bar(v.symbol), "", self._number(adjoints[v.id]))
                  for v in self._leaves(reading) if v.name != v.symbol and v.id in adjoints]
         return Table("reverse adjoint trace", rows)
@@ -411,8 +413,9 @@ class _KeepingTape(GradientTape):
         self.kept = {}
 
     def record(self, prim, inputs, out, attrs):
+        before = len(self)
         super().record(prim, inputs, out, attrs)
-        if out._id in self._tracked:  # recorded
+        if len(self) > before:  # the op was recorded
             for t in (*inputs, out):
                 self.kept.setdefault(t._id, t)
 
@@ -453,6 +456,7 @@ def evaluation_trace(f, /, direction=None, dtype=float64, **inputs):
     # op by op in recording order. Run beside f, its JVP ops would be recorded on the tape too.
     accumulator = ForwardAccumulator(list(variables.values()), tangents)
     with accumulator:
-        for prim, in_ids, out_id, _, _, attrs, _ in tape._records:
-            accumulator.record(prim, [tape.kept[i] for i in in_ids], tape.kept[out_id], attrs)
+        for record in tape.records:
+            accumulator.record(record.op, [tape.kept[i] for i in record.inputs], tape.kept[record.output],
+                               record.attrs)
     return EvaluationTrace(tape, accumulator, variables, output)

@@ -271,7 +271,7 @@ class _Scene:
         self.targets = _ids(targets) or set()
         self.off = _off_path(self.reading, _ids(targets), _ids(sources))
         self.off_text = "does not lead to the target" if sources is None else "not between sources and target"
-        self.tangents = {} if accumulator is None else accumulator._tangents
+        self.tangents = {} if accumulator is None else accumulator.tangents
         self.partials, self.max_nodes = partials, max_nodes
 
     def summary(self):
@@ -412,7 +412,7 @@ def draw(tape, targets=None, sources=None, *, grads=False, partials=False, accum
         raise ValueError("draw(grads=True) needs targets=...: an adjoint is d target / d value, so say which "
                          "target")
     scene = _Scene(tape, targets, sources, accumulator, partials, max_nodes, names)
-    sketch = scene.sketch(tape._all_adjoints(targets) if grads else {})
+    sketch = scene.sketch(tape.adjoints(targets) if grads else {})
     heading = _heading(legend=scene.legend(sketch.used) if legend else ())
     picture = _picture(rankdir or sketch.direction(), graph_attr, heading)
     sketch.draw_into(picture)
@@ -441,7 +441,7 @@ def tape_mimebundle(tape, include=None, exclude=None):
     >>> tape_mimebundle(tape)[0]["text/plain"]
     '<GradientTape: spent (a non-persistent tape releases its records once it has answered)>'
     """
-    if tape._records is None:
+    if tape.spent:
         return {"text/plain": "<GradientTape: spent (a non-persistent tape releases its records once it has "
                               "answered)>"}, {}
     picture = draw(tape)
@@ -521,9 +521,9 @@ def backward_steps(tape, target, sources=None, *, partials=False, legend=True, m
     frames = [(None, {target._id: Tensor(np.ones_like(target._value))})]  # the seed: d target / d target = 1
 
     def on_step(record, adjoints):  # keep what this step changed: the adjoints of the op's inputs
-        frames.append((ops[record[2]], {i: adjoints[i] for i in record[1] if i in adjoints}))
+        frames.append((ops[record.output], {i: adjoints[i] for i in record.inputs if i in adjoints}))
 
-    final = tape._all_adjoints(target, on_step=on_step)
+    final = tape.adjoints(target, on_step=on_step)
     return BackwardSteps(scene, frames, final, legend, rankdir, graph_attr)
 
 

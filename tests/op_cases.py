@@ -7,7 +7,7 @@ finite differences and derivatives legitimately disagree.
 """
 
 import dataclasses
-from typing import Callable
+from collections.abc import Callable
 
 import hypothesis.extra.numpy as hnp
 import hypothesis.strategies as st
@@ -73,6 +73,7 @@ CASES = [
     OpCase("sin", mt.sin, ONE),
     OpCase("cos", mt.cos, ONE),
     OpCase("tan", mt.tan, ONE, -1.2, 1.2),
+    OpCase("atan", mt.math.atan, ONE, -3.0, 3.0),
     OpCase("tanh", mt.tanh, ONE),
     OpCase("sigmoid", mt.sigmoid, ONE, -6.0, 6.0),
     OpCase("abs", mt.abs, ONE, valid=away_from_zero),

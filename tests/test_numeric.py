@@ -113,7 +113,7 @@ def test_check_gradients_passes_quietly_and_explains_failures():
 
 
 def test_check_gradients_names_a_function_that_returns_no_tensor():
-    # issue 10, item 13: this used to fail inside convert_to_tensor with "cannot convert None"
+    # a clear error, not "cannot convert None" from inside convert_to_tensor
     def forgets_to_return(x):
         x * x
 

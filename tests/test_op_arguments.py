@@ -1,4 +1,4 @@
-"""Ops check their non-tensor arguments (axes, list lengths, steps, labels) and say what is wrong (issue 10)."""
+"""Ops check their non-tensor arguments (axes, list lengths, steps, labels) and say what is wrong."""
 
 import numpy as np
 import pytest

@@ -57,6 +57,21 @@ def test_environment_yml_lists_every_declared_dependency():
     assert "graphviz" in listed, "environment.yml must install Graphviz's dot binary (conda package graphviz)"
 
 
+def test_the_python_versions_claimed_are_the_one_ci_tests():
+    ci = re.search(r"Python (3\.\d+)", (ROOT / ".ci" / "run").read_text()).group(1)
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    minor = int(ci.split(".")[1])
+    assert pyproject["project"]["requires-python"] == f">=3.{minor},<3.{minor + 1}"
+    claimed = [c.rsplit(" :: ", 1)[1] for c in pyproject["project"]["classifiers"]
+               if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c)]
+    assert claimed == [ci]
+    assert pyproject["tool"]["ruff"]["target-version"] == f"py3{minor}"
+    for path in (ROOT / "environment.yml", ROOT / "binder" / "environment.yml"):
+        assert f"  - python={ci}\n" in path.read_text(), f"{path.relative_to(ROOT)} must pin python={ci}"
+    for path in (ROOT / "README.md", ROOT / "INSTRUCTORS.md"):
+        assert set(re.findall(r"Python\s+(3\.\d+)", path.read_text())) <= {ci}, path.name
+
+
 def test_ci_runs_the_readme_test_command():
     readme = (ROOT / "README.md").read_text()
     ci = (ROOT / ".ci" / "run").read_text()

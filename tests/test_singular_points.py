@@ -63,7 +63,7 @@ def test_the_fixture_was_recorded_with_tensorflow_2_21():
 
 
 def test_where_masks_sqrt_without_nan():
-    # the pattern of issue 10: the untaken branch's infinite slope meets a zero gradient, giving 0
+    # the untaken branch's infinite slope meets a zero gradient, giving 0
     x = mt.constant([-1.0, 0.0, 4.0])
     with np.errstate(all="ignore"):  # sqrt(-1) is NaN and 0.5 / sqrt(0) is inf, in the untaken branch
         with mt.GradientTape() as tape:

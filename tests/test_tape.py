@@ -1,4 +1,4 @@
-"""GradientTape behaves like tf.GradientTape: one test per rule of the tape (issue 2's list)."""
+"""GradientTape behaves like tf.GradientTape: one test per rule of the tape."""
 
 import gc
 import threading
@@ -54,11 +54,11 @@ def test_watch_accessed_variables_false_and_non_trainable_variables():
 
 
 def test_watched_variables_in_creation_order_whatever_the_watch_order():
-    # TensorFlow 2.21 gives a, b, c here (issue 10, item 3)
+    # TensorFlow 2.21 gives a, b, c here
     a, b, c = mt.Variable(1.0, name="a"), mt.Variable(2.0, name="b"), mt.Variable(3.0, name="c")
     with mt.GradientTape() as tape:
         tape.watch(c)
-        y = b * a + c * b
+        b * a + c * b
     assert [v.name for v in tape.watched_variables()] == ["a:0", "b:0", "c:0"]
 
 
@@ -236,7 +236,7 @@ def test_third_derivative():
     assert d3 == pytest.approx(2 * np.exp(0.7) * (np.cos(0.7) - np.sin(0.7)), rel=1e-14)
 
 
-# 10. stop_recording, reset, gradient inside the context -----------------------------------------------------------------
+# 10. stop_recording, reset, gradient inside the context ---------------------------------------------------------------
 def test_stop_recording_and_reset():
     x = mt.constant(4.0)
     with mt.GradientTape(persistent=True) as tape:
@@ -278,7 +278,7 @@ def test_gradient_inside_the_context():
     assert len(tape) == 0 and z.numpy() == 27.0
 
 
-# 11. custom gradients ------------------------------------------------------------------------------------------------------
+# 11. custom gradients -------------------------------------------------------------------------------------------------
 @mt.custom_gradient
 def clip_gradients(y):
     def backward(dy):
@@ -319,7 +319,7 @@ def _gradient_through(custom_fn, x):
 
 
 def test_custom_gradient_contract_errors_name_the_function_the_input_and_the_shapes():
-    # issue 10, item 10: these failed deep inside NumPy, or (a missing grad_fn) unpacked a tensor
+    # each mistake is named, instead of failing deep inside NumPy
     @mt.custom_gradient
     def wrong_shape(x):
         return x * 2.0, lambda upstream: mt.ones((5,))
@@ -343,7 +343,7 @@ def test_custom_gradient_contract_errors_name_the_function_the_input_and_the_sha
         _gradient_through(forgets_grad_fn, x)
 
 
-# 12. Jacobians ---------------------------------------------------------------------------------------------------------------
+# 12. Jacobians --------------------------------------------------------------------------------------------------------
 def test_jacobian_shapes_and_values():
     x = mt.constant(np.arange(6.0).reshape(2, 3))
     with mt.GradientTape(persistent=True) as tape:
@@ -374,7 +374,7 @@ def test_jacobian_of_unconnected_source():
     assert tape.jacobian(y, u, unconnected_gradients="zero").shape == (2, 1, 1)
 
 
-# 13. threads ----------------------------------------------------------------------------------------------------------------------
+# 13. threads ----------------------------------------------------------------------------------------------------------
 def test_each_thread_has_its_own_tapes():
     barrier = threading.Barrier(2)
     results = {}
@@ -399,7 +399,7 @@ def test_each_thread_has_its_own_tapes():
     assert results["a"][1] == results["b"][1] == 1
 
 
-# 14. no recursion ------------------------------------------------------------------------------------------------------------------
+# 14. no recursion -----------------------------------------------------------------------------------------------------
 def test_a_chain_of_100000_ops_differentiates_without_recursion():
     x = mt.Variable(1.0, dtype=mt.float64)
     with mt.GradientTape() as tape:
@@ -409,7 +409,7 @@ def test_a_chain_of_100000_ops_differentiates_without_recursion():
     assert float(tape.gradient(y, x)) == pytest.approx(1.00001 ** 100_000, rel=1e-9)
 
 
-# 15. keeping only what the rule needs -------------------------------------------------------------------------------------------------
+# 15. keeping only what the rule needs ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("op", [mt.exp, mt.tanh, mt.sigmoid, mt.nn.relu])
 def test_output_only_ops_do_not_keep_their_input(op):
     a = mt.constant(np.linspace(-1.0, 1.0, 5))
@@ -424,7 +424,7 @@ def test_output_only_ops_do_not_keep_their_input(op):
     assert y_alive() is not None, f"{op.__name__} must keep its output for its gradient"
 
 
-# errors -------------------------------------------------------------------------------------------------------------------------------
+# errors ---------------------------------------------------------------------------------------------------------------
 def test_bad_sources_and_targets_are_explained():
     x = mt.Variable(1.0)
     with mt.GradientTape(persistent=True) as tape:
@@ -468,7 +468,7 @@ def test_tape_length_counts_recorded_ops():
     x = mt.Variable(1.0)
     c = mt.constant(2.0)
     with mt.GradientTape() as tape:
-        y = mt.sin(x) * x
+        mt.sin(x) * x
         unrelated = c * c
     assert len(tape) == 2 and unrelated.numpy() == 4.0
 

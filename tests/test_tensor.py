@@ -19,7 +19,7 @@ def test_python_numbers_get_tensorflows_default_dtypes_numpy_keeps_its_own():
 
 
 def test_python_ints_become_any_integer_dtype_they_fit_in():
-    # issue 10, item 5: TensorFlow builds these; the fixture test compares the values and dtypes
+    # TensorFlow builds these; the fixture test compares the values and dtypes
     assert mt.constant([1, 2], dtype=mt.uint8).dtype == mt.uint8
     assert mt.Variable([1, 2], dtype=mt.uint8).dtype == mt.uint8
     assert mt.constant([-128, 127], dtype=mt.int8).numpy().tolist() == [-128, 127]
@@ -91,7 +91,7 @@ def test_operators():
 def test_tensors_are_unhashable_but_have_refs():
     t = mt.constant(1.0)
     with pytest.raises(TypeError, match="ref"):
-        {t: 1}
+        {t: 1}  # noqa: B018  (building the dict is what raises)
     refs = {t.ref(): "t"}
     assert refs[t.ref()] == "t" and t.ref().deref() is t
 

@@ -1,4 +1,4 @@
-"""minitape against TensorFlow's recorded behaviour (issue 10): values, shapes, dtypes, None-ness, error types.
+"""minitape against TensorFlow's recorded behaviour: values, shapes, dtypes, None-ness, error types.
 
 The programs are in fixtures/tf_programs.py; fixtures/tf_semantics.json holds
 what TensorFlow made of them, recorded by fixtures/record_tf_semantics.py

@@ -107,7 +107,7 @@ def test_read_tape_names_values_in_recording_order():
     c = mt.constant(3.0)
     with mt.GradientTape() as tape:
         tape.watch(c)
-        y = (x + w) * c - 1.0
+        (x + w) * c - 1.0
     reading = trace.read_tape(tape)
     assert [(v.symbol, v.name, v.kind) for v in reading.values.values()] == [
         ("v-2", "v-2", "watched"), ("v-1", "v-1", "variable"), ("v0", "w", "variable"),

@@ -304,8 +304,6 @@ def test_step_through_is_a_slider_with_a_stable_text():
 
 def test_a_tape_draws_itself_in_a_notebook():
     tape, x, c, y = small_tape()
-    if not hasattr(tape, "_repr_mimebundle_"):
-        pytest.skip("GradientTape._repr_mimebundle_ (which calls viz.tape_mimebundle) is not there yet")
     bundle, metadata = tape._repr_mimebundle_()
     assert bundle["text/plain"] == "<GradientTape: 5 values, 2 ops>" and "<svg" in bundle["image/svg+xml"]
     assert metadata["image/png"]["width"] > 0

@@ -11,6 +11,10 @@ The ops are grouped by family, one module each:
 
 Every differentiable op is a :class:`~minitape.primitive.Primitive`: its
 NumPy forward, VJP rule and JVP rule are written side by side.
+
+This package also gives :class:`~minitape.Tensor` its operators: ``x * y``
+is ``multiply(x, y)``, ``x[i]`` is ``getitem(x, i)``. ``tensor.py`` knows no
+ops (the ops are built on it), so they are attached here, once all exist.
 """
 
 from .creation import *  # noqa: F401,F403
@@ -21,5 +25,24 @@ from .reductions import *  # noqa: F401,F403
 from .shapes import *  # noqa: F401,F403
 
 from . import creation, elementwise, linalg, nn, reductions, shapes  # noqa: E402
+from ..tensor import Tensor  # noqa: E402
 
 __all__ = [name for module in (creation, elementwise, linalg, nn, reductions, shapes) for name in module.__all__]
+
+
+def _reflected(op):
+    """``other <op> tensor``, e.g. ``2.0 * x``: Python calls ``x.__rmul__(2.0)``, which is ``op(2.0, x)``."""
+    def method(self, other):
+        return op(other, self)
+    method.__name__ = f"__r{op.__name__}__"
+    return method
+
+
+for _name, _op in [("add", elementwise.add), ("sub", elementwise.subtract), ("mul", elementwise.multiply),
+                   ("truediv", elementwise.divide), ("pow", elementwise.pow), ("matmul", linalg.matmul)]:
+    setattr(Tensor, f"__{_name}__", _op)
+    setattr(Tensor, f"__r{_name}__", _reflected(_op))
+# Comparisons give boolean tensors; they have no gradient.
+Tensor.__eq__, Tensor.__ne__, Tensor.__lt__ = elementwise.equal, elementwise.not_equal, elementwise.less
+Tensor.__le__, Tensor.__gt__, Tensor.__ge__ = elementwise.less_equal, elementwise.greater, elementwise.greater_equal
+Tensor.__neg__, Tensor.__abs__, Tensor.__getitem__ = elementwise.negative, elementwise.abs, shapes.getitem

@@ -1,11 +1,14 @@
-"""Elementwise math: each op's NumPy forward, VJP rule and JVP rule on one line each.
+"""Elementwise math: each op declared once, with its NumPy forward and its derivative.
 
-Read a rule as calculus. For ``y = sin(x)``, ``dy/dx = cos(x)``, so
+Read a declaration as calculus. For ``y = sin(x)``, ``dy/dx = cos(x)``, and
+the declaration says ``lambda s, y, x: s * cos(x)``: a change ``s`` of ``x``
+moves ``y`` by ``s * cos(x)``. Both derivative rules follow from it:
 
-* VJP (reverse mode): the gradient ``g`` arriving at ``y`` leaves as ``g * cos(x)``;
-* JVP (forward mode): a tangent ``t`` of ``x`` arrives at ``y`` as ``t * cos(x)``.
+* JVP (forward mode): a tangent ``t`` of ``x`` arrives at ``y`` as ``t * cos(x)``;
+* VJP (reverse mode): the gradient ``g`` arriving at ``y`` leaves as ``g * cos(x)``.
 
-``ans`` (here often written ``y``) is the op's output. The rules use
+They are the same function because an elementwise op's Jacobian is
+diagonal, so it is its own transpose. ``y`` is the op's output. The rules use
 minitape ops, so they are themselves recorded by any tape still open: that
 is what makes second derivatives work. The gradient rules follow
 TensorFlow's (``math_grad.py``), including the choices at kinks: ``abs``
@@ -28,6 +31,7 @@ from ..dtypes import as_dtype
 from ..primitive import Primitive, apply, broadcast_shape, convert_inputs, float_constant
 from ..tensor import Tensor
 from .creation import zeros_like
+from .shapes import Broadcasting
 
 
 def _float_input(op_name, x):
@@ -45,23 +49,40 @@ def _stable_sigmoid(x):
     return np.where(x >= 0, 1 / (1 + e), e / (1 + e))
 
 
-def _unary(name, forward, vjp, jvp, keeps="inputs", floats_only=True):
-    """The public function ``name(x)`` for an elementwise primitive with one input."""
-    prim = Primitive(name, forward, vjp=[vjp], jvp=jvp if jvp == "linear" else [jvp], keeps=keeps)
+DECLARED = {}  # name -> op, in the order declared below: this module's elementwise ops (its __all__ starts so)
+
+
+def unary(name, forward, derivative, doc, keeps="inputs", floats_only=True, linear=False, gradient=None):
+    """Declare the elementwise op ``name(x)``: its NumPy ``forward`` and its ``derivative``, once.
+
+    ``derivative(s, y, x)`` is how a small change ``s`` of ``x`` moves the
+    output ``y``: ``s * dy/dx``, linear in ``s``. Since the op works on each
+    element alone, the same function is both rules: the JVP (``s`` is the
+    tangent ``t`` of ``x``) and the VJP (``s`` is the gradient ``g`` of ``y``).
+    ``linear`` ops take the op itself as their JVP. ``gradient(g, y, x)``,
+    if given, replaces the VJP where TensorFlow's gradient differs from its
+    tangent (sqrt). ``doc`` becomes the op's docstring.
+    """
+    prim = Primitive(name, forward, vjp=[gradient or derivative], jvp="linear" if linear else [derivative],
+                     keeps=keeps)
 
     def op(x):
         x = _float_input(name, x) if floats_only else convert_inputs(name, x)[0]
         return apply(prim, (x,))
 
-    op.__name__ = op.__qualname__ = name
-    op.primitive = prim
-    return op
+    return _declared(op, name, prim, doc)
 
 
-def _binary(name, forward, vjp, jvp, keeps="inputs", floats_only=False):
-    """The public function ``name(x, y)`` for a broadcasting elementwise primitive."""
-    prim = Primitive(name, forward, vjp=list(vjp), jvp=jvp if jvp == "linear" else list(jvp),
-                     keeps=keeps, broadcasts=True)
+def binary(name, forward, derivatives, doc, keeps="inputs", floats_only=False, linear=False):
+    """Declare the broadcasting elementwise op ``name(x, y)``, with one ``derivative(s, z, x, y)`` per input.
+
+    As for :func:`unary`: ``derivatives[0]`` is ``s * dz/dx`` and
+    ``derivatives[1]`` is ``s * dz/dy``, each both the JVP of its input and
+    its VJP; :class:`~minitape.ops.shapes.Broadcasting` sums a gradient back
+    to its input's shape.
+    """
+    prim = Broadcasting(name, forward, vjp=list(derivatives), jvp="linear" if linear else list(derivatives),
+                        keeps=keeps)
 
     def op(x, y):
         if type(y) is float and type(x) is Tensor and x._value.dtype.kind == "f":
@@ -76,42 +97,59 @@ def _binary(name, forward, vjp, jvp, keeps="inputs", floats_only=False):
             broadcast_shape(name, x._value.shape, y._value.shape)
             raise
 
+    return _declared(op, name, prim, doc)
+
+
+def _declared(op, name, prim, doc):
     op.__name__ = op.__qualname__ = name
+    op.__doc__ = doc
     op.primitive = prim
+    DECLARED[name] = op
     return op
 
 
-#                forward        VJP: gradient of x given g             JVP: tangent of y given t
-negative = _unary("negative", np.negative, lambda g, y, x: -g, "linear", keeps="nothing", floats_only=False)
-square = _unary("square", np.square, lambda g, y, x: g * (2.0 * x), lambda t, y, x: t * (2.0 * x), floats_only=False)
-sqrt = _unary("sqrt", np.sqrt, lambda g, y, x: multiply_no_nan(0.5 / y, g), lambda t, y, x: 0.5 * (t / y),
-              keeps="output")
-exp = _unary("exp", np.exp, lambda g, y, x: g * y, lambda t, y, x: t * y, keeps="output")
-reciprocal = _unary("reciprocal", np.reciprocal, lambda g, y, x: multiply_no_nan(-y * y, g),
-                    lambda t, y, x: multiply_no_nan(-y * y, t), keeps="output")
-log = _unary("log", np.log, lambda g, y, x: g * reciprocal(x), lambda t, y, x: t * reciprocal(x))
-log1p = _unary("log1p", np.log1p, lambda g, y, x: g * reciprocal(1.0 + x), lambda t, y, x: t * reciprocal(1.0 + x))
-sin = _unary("sin", np.sin, lambda g, y, x: g * cos(x), lambda t, y, x: t * cos(x))
-cos = _unary("cos", np.cos, lambda g, y, x: g * -sin(x), lambda t, y, x: t * -sin(x))
-tan = _unary("tan", np.tan, lambda g, y, x: square(reciprocal(cos(x))) * g,
-             lambda t, y, x: square(reciprocal(cos(x))) * t)
-tanh = _unary("tanh", np.tanh, lambda g, y, x: g * (1.0 - y * y), lambda t, y, x: t * (1.0 - y * y), keeps="output")
-sigmoid = _unary("sigmoid", _stable_sigmoid,
-                 lambda g, y, x: g * y * (1.0 - y), lambda t, y, x: t * y * (1.0 - y), keeps="output")
-abs = _unary("abs", np.abs, lambda g, y, x: g * sign(x), lambda t, y, x: t * sign(x), floats_only=False)  # noqa: A001
-sign = _unary("sign", np.sign, lambda g, y, x: zeros_like(g), lambda t, y, x: zeros_like(t), keeps="nothing",
-              floats_only=False)
-relu = _unary("relu", lambda x: np.maximum(x, 0),
-              lambda g, y, x: where(y > 0, g, 0.0), lambda t, y, x: where(y > 0, t, 0.0), keeps="output")
+def in_tf_math():
+    """The declared ops that ``tf.math`` has too (every one but ``relu``, which is ``tf.nn``'s), by name."""
+    return {name: op for name, op in DECLARED.items() if name != "relu"}
 
-add = _binary("add", np.add, (lambda g, z, x, y: g, lambda g, z, x, y: g), "linear")
-subtract = _binary("subtract", np.subtract, (lambda g, z, x, y: g, lambda g, z, x, y: -g), "linear")
-multiply = _binary("multiply", np.multiply,
-                   (lambda g, z, x, y: g * y, lambda g, z, x, y: x * g),
-                   (lambda t, z, x, y: t * y, lambda t, z, x, y: x * t))
-divide = _binary("divide", np.true_divide,
-                 (lambda g, z, x, y: g / y, lambda g, z, x, y: g * (-x / y / y)),
-                 (lambda t, z, x, y: t / y, lambda t, z, x, y: t * (-x / y / y)))
+
+# One line per op: name, NumPy forward, derivative (s times the local derivative), docstring. The derivatives use
+# the ops of this module, including ones declared further down: they run only when a derivative is computed.
+negative = unary("negative", np.negative, lambda s, y, x: -s, "-x, elementwise.",
+                 keeps="nothing", floats_only=False, linear=True)
+square = unary("square", np.square, lambda s, y, x: s * (2.0 * x), "x * x, elementwise.", floats_only=False)
+# TensorFlow's gradient of sqrt is 0 wherever g is 0 (multiply_no_nan, see above); its tangent is 0.5 * (t / y),
+# NaN for a zero tangent at 0.
+sqrt = unary("sqrt", np.sqrt, lambda s, y, x: 0.5 * (s / y), "The square root, elementwise.", keeps="output",
+             gradient=lambda g, y, x: multiply_no_nan(0.5 / y, g))
+exp = unary("exp", np.exp, lambda s, y, x: s * y, "e ** x, elementwise: ``mt.exp(0.0)`` is 1.0.", keeps="output")
+reciprocal = unary("reciprocal", np.reciprocal, lambda s, y, x: multiply_no_nan(-y * y, s), "1 / x, elementwise.",
+                   keeps="output")
+log = unary("log", np.log, lambda s, y, x: s * reciprocal(x), "The natural logarithm, elementwise.")
+log1p = unary("log1p", np.log1p, lambda s, y, x: s * reciprocal(1.0 + x), "log(1 + x), accurate for small x.")
+sin = unary("sin", np.sin, lambda s, y, x: s * cos(x), "Sine (radians).")
+cos = unary("cos", np.cos, lambda s, y, x: s * -sin(x), "Cosine (radians).")
+tan = unary("tan", np.tan, lambda s, y, x: square(reciprocal(cos(x))) * s, "Tangent (radians).")
+atan = unary("atan", np.arctan, lambda s, y, x: s * reciprocal(1.0 + square(x)),
+             "The inverse tangent (radians, between -pi/2 and pi/2).")
+tanh = unary("tanh", np.tanh, lambda s, y, x: s * (1.0 - y * y), "Hyperbolic tangent.", keeps="output")
+sigmoid = unary("sigmoid", _stable_sigmoid, lambda s, y, x: s * y * (1.0 - y),
+                "1 / (1 + e ** -x), computed without overflow.", keeps="output")
+abs = unary("abs", np.abs, lambda s, y, x: s * sign(x), "|x|; its gradient at 0 is 0.",  # noqa: A001
+            floats_only=False)
+sign = unary("sign", np.sign, lambda s, y, x: zeros_like(s), "-1, 0 or 1; its gradient is 0 everywhere.",
+             keeps="nothing", floats_only=False)
+relu = unary("relu", lambda x: np.maximum(x, 0), lambda s, y, x: where(y > 0, s, 0.0),
+             "max(x, 0); its gradient at 0 is 0.", keeps="output")
+
+add = binary("add", np.add, (lambda s, z, x, y: s, lambda s, z, x, y: s), "x + y, broadcasting like NumPy.",
+             linear=True)
+subtract = binary("subtract", np.subtract, (lambda s, z, x, y: s, lambda s, z, x, y: -s),
+                  "x - y, broadcasting like NumPy.", linear=True)
+multiply = binary("multiply", np.multiply, (lambda s, z, x, y: s * y, lambda s, z, x, y: x * s),
+                  "x * y, broadcasting like NumPy.")
+divide = binary("divide", np.true_divide, (lambda s, z, x, y: s / y, lambda s, z, x, y: s * (-x / y / y)),
+                "x / y (true division), broadcasting like NumPy.")
 
 
 def _multiply_no_nan(x, y):
@@ -125,22 +163,23 @@ def _divide_no_nan(x, y):
 
 
 # x * y and x / y, but 0 wherever y is 0 (TensorFlow's names and gradient rules; floats only, as there)
-multiply_no_nan = _binary("multiply_no_nan", _multiply_no_nan,
-                          (lambda g, z, x, y: multiply_no_nan(g, y), lambda g, z, x, y: multiply_no_nan(x, g)),
-                          (lambda t, z, x, y: multiply_no_nan(t, y), lambda t, z, x, y: multiply_no_nan(x, t)),
-                          floats_only=True)
-divide_no_nan = _binary("divide_no_nan", _divide_no_nan,
-                        (lambda g, z, x, y: divide_no_nan(g, y),
-                         lambda g, z, x, y: g * divide_no_nan(divide_no_nan(-x, y), y)),
-                        (lambda t, z, x, y: divide_no_nan(t, y),
-                         lambda t, z, x, y: t * divide_no_nan(divide_no_nan(-x, y), y)),
-                        floats_only=True)
-maximum = _binary("maximum", np.maximum,  # a tie sends the gradient to x, as in TensorFlow
-                  (lambda g, z, x, y: where(x >= y, g, 0.0), lambda g, z, x, y: where(x >= y, 0.0, g)),
-                  (lambda t, z, x, y: where(x >= y, t, 0.0), lambda t, z, x, y: where(x >= y, 0.0, t)))
-minimum = _binary("minimum", np.minimum,
-                  (lambda g, z, x, y: where(x <= y, g, 0.0), lambda g, z, x, y: where(x <= y, 0.0, g)),
-                  (lambda t, z, x, y: where(x <= y, t, 0.0), lambda t, z, x, y: where(x <= y, 0.0, t)))
+multiply_no_nan = binary("multiply_no_nan", _multiply_no_nan,
+                         (lambda s, z, x, y: multiply_no_nan(s, y), lambda s, z, x, y: multiply_no_nan(x, s)),
+                         "x * y, but 0 wherever y is 0, even where x is inf or NaN.\n\n"
+                         "    >>> multiply_no_nan([float('inf'), 2.0], [0.0, 3.0]).numpy()\n"
+                         "    array([0., 6.], dtype=float32)", floats_only=True)
+divide_no_nan = binary("divide_no_nan", _divide_no_nan,
+                       (lambda s, z, x, y: divide_no_nan(s, y),
+                        lambda s, z, x, y: s * divide_no_nan(divide_no_nan(-x, y), y)),
+                       "x / y, but 0 wherever y is 0.\n\n"
+                       "    >>> divide_no_nan([1.0, 0.0, 3.0], [0.0, 0.0, 2.0]).numpy()\n"
+                       "    array([0. , 0. , 1.5], dtype=float32)", floats_only=True)
+maximum = binary("maximum", np.maximum,  # a tie sends the gradient to x, as in TensorFlow
+                 (lambda s, z, x, y: where(x >= y, s, 0.0), lambda s, z, x, y: where(x >= y, 0.0, s)),
+                 "The larger of x and y; on a tie the gradient goes to x.")
+minimum = binary("minimum", np.minimum,
+                 (lambda s, z, x, y: where(x <= y, s, 0.0), lambda s, z, x, y: where(x <= y, 0.0, s)),
+                 "The smaller of x and y; on a tie the gradient goes to x.")
 
 
 def _log_where_positive(x):
@@ -149,34 +188,9 @@ def _log_where_positive(x):
     return where(positive, log(where(positive, x, 1.0)), 0.0)
 
 
-pow = _binary("pow", np.power,  # noqa: A001  (TensorFlow's name)
-              (lambda g, z, x, y: g * y * x ** (y - 1.0), lambda g, z, x, y: g * z * _log_where_positive(x)),
-              (lambda t, z, x, y: t * y * x ** (y - 1.0), lambda t, z, x, y: t * z * _log_where_positive(x)),
-              keeps="both")
-
-# Rules above name these functions; their docstrings live here, beside the table.
-for _op, _doc in [
-    (negative, "-x, elementwise."), (square, "x * x, elementwise."), (sqrt, "The square root, elementwise."),
-    (exp, "e ** x, elementwise: ``mt.exp(0.0)`` is 1.0."), (reciprocal, "1 / x, elementwise."),
-    (log, "The natural logarithm, elementwise."),
-    (log1p, "log(1 + x), accurate for small x."), (sin, "Sine (radians)."), (cos, "Cosine (radians)."),
-    (tan, "Tangent (radians)."), (tanh, "Hyperbolic tangent."),
-    (sigmoid, "1 / (1 + e ** -x), computed without overflow."),
-    (abs, "|x|; its gradient at 0 is 0."), (sign, "-1, 0 or 1; its gradient is 0 everywhere."),
-    (relu, "max(x, 0); its gradient at 0 is 0."),
-    (add, "x + y, broadcasting like NumPy."), (subtract, "x - y, broadcasting like NumPy."),
-    (multiply, "x * y, broadcasting like NumPy."), (divide, "x / y (true division), broadcasting like NumPy."),
-    (multiply_no_nan, "x * y, but 0 wherever y is 0, even where x is inf or NaN.\n\n"
-                      "    >>> multiply_no_nan([float('inf'), 2.0], [0.0, 3.0]).numpy()\n"
-                      "    array([0., 6.], dtype=float32)"),
-    (divide_no_nan, "x / y, but 0 wherever y is 0.\n\n"
-                    "    >>> divide_no_nan([1.0, 0.0, 3.0], [0.0, 0.0, 2.0]).numpy()\n"
-                    "    array([0. , 0. , 1.5], dtype=float32)"),
-    (maximum, "The larger of x and y; on a tie the gradient goes to x."),
-    (minimum, "The smaller of x and y; on a tie the gradient goes to x."),
-    (pow, "x ** y; the gradient for y uses log(x), taken as 0 where x <= 0."),
-]:
-    _op.__doc__ = _doc
+pow = binary("pow", np.power,  # noqa: A001  (TensorFlow's name)
+             (lambda s, z, x, y: s * y * x ** (y - 1.0), lambda s, z, x, y: s * z * _log_where_positive(x)),
+             "x ** y; the gradient for y uses log(x), taken as 0 where x <= 0.", keeps="both")
 
 
 def squared_difference(x, y):
@@ -189,9 +203,9 @@ def squared_difference(x, y):
 
 
 # -- where and clipping -----------------------------------------------------------------------
-_where = Primitive("where", np.where, broadcasts=True,
-                   vjp=[None, lambda g, z, c, x, y: where(c, g, 0.0), lambda g, z, c, x, y: where(c, 0.0, g)],
-                   jvp=[None, lambda t, z, c, x, y: where(c, t, 0.0), lambda t, z, c, x, y: where(c, 0.0, t)])
+# where and clip_by_value are elementwise too: each derivative is both rules, as for the ops declared above.
+_where_derivatives = [None, lambda s, z, c, x, y: where(c, s, 0.0), lambda s, z, c, x, y: where(c, 0.0, s)]
+_where = Broadcasting("where", np.where, vjp=_where_derivatives, jvp=_where_derivatives)
 
 
 def where(condition, x=None, y=None):
@@ -219,14 +233,10 @@ def where(condition, x=None, y=None):
     return apply(_where, (c, x, y))
 
 
-_clip_by_value = Primitive(
-    "clip_by_value", np.clip, broadcasts=True,
-    vjp=[lambda g, z, x, lo, hi: where(x < lo, 0.0, where(x > hi, 0.0, g)),
-         lambda g, z, x, lo, hi: where(x < lo, g, 0.0),
-         lambda g, z, x, lo, hi: where(x > hi, g, 0.0)],
-    jvp=[lambda t, z, x, lo, hi: where(x < lo, 0.0, where(x > hi, 0.0, t)),
-         lambda t, z, x, lo, hi: where(x < lo, t, 0.0),
-         lambda t, z, x, lo, hi: where(x > hi, t, 0.0)])
+_clip_derivatives = [lambda s, z, x, lo, hi: where(x < lo, 0.0, where(x > hi, 0.0, s)),
+                     lambda s, z, x, lo, hi: where(x < lo, s, 0.0),
+                     lambda s, z, x, lo, hi: where(x > hi, s, 0.0)]
+_clip_by_value = Broadcasting("clip_by_value", np.clip, vjp=_clip_derivatives, jvp=_clip_derivatives)
 
 
 def clip_by_value(t, clip_value_min, clip_value_max):
@@ -300,7 +310,5 @@ def argmin(input, axis=None, output_type="int64"):
     return Tensor(np.asarray(np.argmin(values, axis=axis or 0)).astype(as_dtype(output_type).as_numpy_dtype))
 
 
-__all__ = ["negative", "square", "sqrt", "exp", "reciprocal", "log", "log1p", "sin", "cos", "tan", "tanh", "sigmoid",
-           "abs", "sign", "relu", "add", "subtract", "multiply", "divide", "multiply_no_nan", "divide_no_nan",
-           "maximum", "minimum", "pow", "squared_difference", "where", "clip_by_value", "cast", "equal", "not_equal",
-           "less", "less_equal", "greater", "greater_equal", "round", "argmax", "argmin"]
+__all__ = [*DECLARED, "squared_difference", "where", "clip_by_value", "cast", "equal", "not_equal", "less",
+           "less_equal", "greater", "greater_equal", "round", "argmax", "argmin"]

@@ -8,8 +8,8 @@ gradients are summed back to each input's shape.
 
 import numpy as np
 
-from ..primitive import Primitive, apply, broadcast_shape, convert_inputs
-from .shapes import transpose
+from ..primitive import apply, broadcast_shape, convert_inputs
+from .shapes import Broadcasting, transpose
 
 
 def _matmul_forward(a, b, transpose_a, transpose_b):
@@ -28,8 +28,8 @@ def _grad_b(g, c, a, b, transpose_a, transpose_b):
     return matmul(a, g, transpose_a=not transpose_a)  # C = op(A) B: dB = op(A)^T G
 
 
-_matmul = Primitive(
-    "matmul", _matmul_forward, broadcasts=True,
+_matmul = Broadcasting(
+    "matmul", _matmul_forward,
     vjp=[_grad_a, _grad_b],
     jvp=[lambda t, c, a, b, transpose_a, transpose_b: matmul(t, b, transpose_a, transpose_b),
          lambda t, c, a, b, transpose_a, transpose_b: matmul(a, t, transpose_a, transpose_b)])

@@ -9,7 +9,7 @@ of a product ``g`` times the product of the *other* elements.
 import numpy as np
 
 from ..primitive import Primitive, apply, convert_inputs
-from .elementwise import cast, divide_no_nan, equal, maximum, sqrt, where, abs
+from .elementwise import abs, cast, divide_no_nan, equal, maximum, sqrt, where  # noqa: A004
 from .shapes import broadcast_to, integer_axes, one_axis, reshape, transpose
 
 

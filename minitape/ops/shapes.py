@@ -182,6 +182,32 @@ def unbroadcast(x, shape):
     return apply(_unbroadcast, (x,), {"shape": shape})
 
 
+class Broadcasting(Primitive):
+    """A primitive whose inputs broadcast like NumPy (``x + y``, ``where``, ``matmul``'s batch dimensions).
+
+    Its rules may return gradients of the broadcast shape: each is summed
+    back to its input's shape here, in one place. A tangent that reaches the
+    output with an input's smaller shape is broadcast to the output's shape.
+    """
+
+    __slots__ = ()
+
+    def vjp(self, g, ans, inputs, attrs, wanted):
+        grads = []
+        for k, rule in enumerate(self.vjp_rules):
+            grad = rule(g, ans, *inputs, **attrs) if wanted[k] and rule is not None else None
+            if grad is not None and grad._value.shape != inputs[k]._value.shape:
+                grad = unbroadcast(grad, inputs[k]._value.shape)
+            grads.append(grad)
+        return grads
+
+    def jvp(self, tangents, ans, inputs, attrs):
+        total = Primitive.jvp(self, tangents, ans, inputs, attrs)
+        if total is not None and total._value.shape != ans._value.shape:
+            total = broadcast_to(total, ans._value.shape)
+        return total
+
+
 # -- indexing and its transpose ------------------------------------------------------------
 def _has_advanced(index):
     return any(isinstance(i, (np.ndarray, list)) for i in index)

@@ -1,0 +1,77 @@
+"""The public, read-only view of a tape (named records, the adjoints of a sweep step by step) and the engine."""
+
+import types
+
+import numpy as np
+import pytest
+
+import minitape as mt
+from minitape import engine
+
+
+def small_tape():
+    x = mt.Variable(2.0, name="x")
+    c = mt.constant(3.0)
+    with mt.GradientTape(persistent=True) as tape:
+        y = mt.sin(x) * c
+    return tape, x, c, y
+
+
+def test_records_are_named_and_in_recording_order():
+    tape, x, c, y = small_tape()
+    sin, mul = tape.records
+    assert isinstance(sin, engine.Record) and sin._fields == (
+        "op", "inputs", "output", "saved_output", "saved_inputs", "attrs", "output_ref")
+    assert (sin.op.name, sin.inputs, mul.op.name, mul.inputs, mul.output) == (
+        "sin", (x._id,), "multiply", (sin.output, c._id), y._id)
+    assert sin.saved_output is None and sin.saved_inputs[0]._id == x._id  # sin's rule reads x, not sin(x)
+    assert mul.saved_inputs[1] is c and mul.output_ref() is y and mul.attrs == {}
+
+
+def test_the_view_is_read_only():
+    tape, x, c, y = small_tape()
+    records = tape.records
+    assert isinstance(records, tuple) and len(records) == len(tape) == 2
+    with pytest.raises(AttributeError):
+        records[0].op = None
+    assert isinstance(tape.watched, types.MappingProxyType) and list(tape.watched.values()) == [x]
+    with pytest.raises(TypeError):
+        tape.watched[c._id] = c
+    with mt.autodiff.ForwardAccumulator(x, 1.0) as acc:
+        z = x * x
+    assert isinstance(acc.tangents, types.MappingProxyType) and float(acc.tangents[z._id]) == 4.0
+    with pytest.raises(TypeError):
+        acc.tangents[x._id] = None
+
+
+def test_adjoints_calls_on_step_after_each_op_and_leaves_the_tape_usable():
+    tape, x, c, y = small_tape()
+    steps = []
+    adjoints = tape.adjoints(y, on_step=lambda record, adj: steps.append((record.op.name, dict(adj))))
+    assert [name for name, _ in steps] == ["multiply", "sin"]
+    assert float(steps[0][1][tape.records[0].output]) == 3.0  # d y / d sin(x) = c, after the first step
+    np.testing.assert_allclose(float(adjoints[x._id]), 3.0 * np.cos(2.0), rtol=1e-6)
+    assert float(tape.gradient(y, x)) == pytest.approx(3.0 * np.cos(2.0))
+
+
+def test_a_spent_tape_says_so():
+    x = mt.Variable(1.0)
+    with mt.GradientTape() as tape:
+        y = x * x
+    assert not tape.spent
+    tape.gradient(y, x)
+    assert tape.spent
+    with pytest.raises(RuntimeError, match="released its records"):
+        tape.records  # noqa: B018  (reading the property is what raises)
+    with pytest.raises(RuntimeError, match="released its records"):
+        tape.adjoints(y)
+
+
+def test_sweep_is_lesson_10s_loop_on_the_records():
+    tape, x, c, y = small_tape()
+    records = list(tape.records)
+    adjoints = engine.sweep(records, {y._id: mt.constant(1.0)}, needed={x._id, records[0].output})
+    assert set(adjoints) == {x._id}  # adjoints are dropped once used, and c is not needed
+    assert len(records) == 2  # without release, the records stay
+    engine.sweep(records, {y._id: mt.constant(1.0)}, needed={x._id}, release=True)
+    assert records == []
