@@ -32,7 +32,7 @@ import nbformat
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from minitape.exercises import answers, notebook  # the repository's own copy, after the path is set
+from minitape.exercises import answers, notebook  # noqa: E402  (the repository's own copy: after the path is set)
 
 WORD = r"(?:[Ll]essons?|[Nn]otebooks?|[Cc]hapters?)"
 NUMBER_LIST = r"\d{1,2}(?:(?:,\s*|\s+and\s+|\s+or\s+|\s+to\s+|\s*-\s*|\s*–\s*)\d{1,2}(?![\d.]\d))*"
