@@ -22,6 +22,9 @@ from nbformat.sign import NotebookNotary
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FIRST_LESSON = "notebooks/00_welcome.ipynb"
+# The course's own Jupyter settings, ahead of the environment's: nbgrader is installed beside the course (the
+# tests grade lessons with it), but its menus and panels are for instructors, not for a learner's JupyterLab.
+COURSE_CONFIG = pathlib.Path(__file__).resolve().parent / "lab-config"
 SERVER_START_TIMEOUT = 120  # seconds; a first start on a slow machine builds JupyterLab's caches
 
 
@@ -63,6 +66,8 @@ def main(extra_args):
     trust_lessons()
     # A token we choose is not printed by JupyterLab in its own banner, so the one line below is the only URL.
     env = {"JUPYTER_TOKEN": secrets.token_hex(24), **os.environ}
+    env["JUPYTER_CONFIG_PATH"] = os.pathsep.join(filter(None, [str(COURSE_CONFIG),
+                                                               os.environ.get("JUPYTER_CONFIG_PATH")]))
     server = subprocess.Popen(lab_command(extra_args), cwd=ROOT, env=env)
     # Ctrl-C reaches JupyterLab too, which asks whether to stop; this process just waits for it to end.
     signal.signal(signal.SIGINT, signal.SIG_IGN)

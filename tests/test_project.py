@@ -182,6 +182,9 @@ def test_lab_serves_the_repository_and_prints_the_url_of_lesson_00(tmp_path):
         assert url.startswith(f"http://127.0.0.1:{port}/lab/tree/notebooks/00_welcome.ipynb?token=")
         status, page = _get(url)
         assert status == 200 and b"JupyterLab" in page
+        config = json.loads(re.search(rb'<script id="jupyter-config-data" type="application/json">(.*?)</script>',
+                                      page, re.DOTALL)[1])
+        assert "@jupyter/nbgrader" in config["disabledExtensions"], "nbgrader's menus are for instructors"
         token = url.split("token=")[1]
         status, listing = _get(f"http://127.0.0.1:{port}/api/contents/minitape?token={token}")
         assert status == 200 and "tape.py" in {entry["name"] for entry in json.loads(listing)["content"]}, (
