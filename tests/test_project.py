@@ -1,7 +1,6 @@
 """The project's own promises: notebooks stored executed and opening unmodified, environment files complete and in
 step with Binder, make lab serving the course, one repository address, licenses shipped, the book built."""
 
-import importlib.util
 import json
 import os
 import pathlib
@@ -16,6 +15,7 @@ import time
 import urllib.request
 
 import pytest
+from repository_scripts import load_script
 
 tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard library from Python 3.11")
 
@@ -78,18 +78,6 @@ def test_ci_runs_the_readme_test_command():
     assert "make test" in readme and re.search(r"^make test$", ci, re.MULTILINE)
 
 
-def _load_script(name):
-    # The scripts are programs, not a package: load one by path, with scripts/ importable for its own imports.
-    sys.path.insert(0, str(ROOT / "scripts"))
-    try:
-        spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(ROOT / "scripts"))
-    return module
-
-
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
 def test_notebook_stores_the_kernelspec_of_the_installed_ipykernel(path):
     # JupyterLab replaces a different kernelspec when the kernel starts: the lesson opens modified.
@@ -121,7 +109,7 @@ def test_dropping_widget_views_keeps_the_picture_and_the_text():
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(outputs=[widget]),
                                          nbformat.v4.new_code_cell(outputs=[bare])],
                                   metadata={"widgets": {"state": {}}})
-    drop_widget_views = _load_script("drop_widget_views").drop_widget_views
+    drop_widget_views = load_script("drop_widget_views").drop_widget_views
     assert drop_widget_views(nb) == 1
     assert sorted(nb.cells[0].outputs[0].data) == ["image/png", "image/svg+xml", "text/plain"]
     assert "application/vnd.jupyter.widget-view+json" in nb.cells[1].outputs[0].data  # nothing else to show
@@ -131,7 +119,7 @@ def test_dropping_widget_views_keeps_the_picture_and_the_text():
 
 
 def test_lab_adds_allow_root_exactly_when_root():
-    command = _load_script("lab").lab_command(["--port", "9999"])
+    command = load_script("lab").lab_command(["--port", "9999"])
     assert ("--allow-root" in command) == (os.geteuid() == 0)
     assert command[-2:] == ["--port", "9999"], "the user's JupyterLab options come last, so they win"
     assert re.search(r"^lab:\n\t\$\(PY\) scripts/lab\.py \$\(LAB_ARGS\)$", (ROOT / "Makefile").read_text(),
@@ -216,7 +204,7 @@ def test_binder_builds_the_conda_environment_without_installing_the_package_ther
 
 
 def test_binder_badges_use_the_repository_address_of_pyproject():
-    links = _load_script("binder_links")
+    links = load_script("binder_links")
     repository = links.repository_url()
     badge = links.badge(repository)
     assert badge in (ROOT / "README.md").read_text().splitlines(), "README: run python scripts/binder_links.py"
@@ -243,8 +231,8 @@ def test_licenses_are_declared_once_and_shipped():
 
 
 def test_book_copy_folds_solutions_drops_the_badge_and_links_other_files_into_the_repository():
-    build_book = _load_script("build_book")
-    badge = _load_script("binder_links").badge("https://github.com/o/r")
+    build_book = load_script("build_book")
+    badge = load_script("binder_links").badge("https://github.com/o/r")
     notebook = {"cells": [
         {"cell_type": "markdown", "metadata": {}, "source": ["# 00\n", "\n", badge + "\n"]},
         {"cell_type": "code", "metadata": {"tags": ["solution"]}, "source": ["# Reference solution\n"]},
