@@ -81,9 +81,8 @@ def test_ci_runs_the_readme_test_command():
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
 def test_notebook_stores_the_kernelspec_of_the_installed_ipykernel(path):
     # JupyterLab replaces a different kernelspec when the kernel starts: the lesson opens modified.
-    kernelspec = pytest.importorskip("ipykernel.kernelspec")
-    spec = kernelspec.get_kernel_dict()
-    expected = {"display_name": spec["display_name"], "language": spec["language"], "name": kernelspec.KERNEL_NAME}
+    pytest.importorskip("ipykernel.kernelspec")
+    expected = load_script("store_kernelspec").ipykernel_kernelspec()
     stored = json.loads(path.read_text())["metadata"].get("kernelspec")
     assert stored == expected, f"{path.name}: kernelspec {stored}; run python scripts/store_kernelspec.py"
 
