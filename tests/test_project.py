@@ -17,6 +17,8 @@ import urllib.request
 import pytest
 from repository_scripts import load_script
 
+from minitape.exercises.notebook import tags
+
 tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard library from Python 3.11")
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -29,7 +31,7 @@ def test_notebook_was_executed_top_to_bottom(path):
     # Reference solutions are executed too but store neither outputs nor a count (make notebooks clears them).
     cells = [c for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code"]
     assert cells, f"{path.name} has no code cells"
-    solutions = [c for c in cells if "solution" in c["metadata"].get("tags", [])]
+    solutions = [c for c in cells if "solution" in tags(c)]
     counts = [c.get("execution_count") for c in cells if c not in solutions]
     assert None not in counts, f"{path.name}: {counts.count(None)} code cell(s) were never executed"
     assert not any(c.get("execution_count") or c.get("outputs") for c in solutions), (
@@ -257,8 +259,7 @@ def test_built_book_has_every_lesson_folded_solutions_local_maths_and_binder_lin
         assert page.exists(), f"the book has no page {page.name}"
         assert f'href="{page.name}"' in index, f"the table of contents does not link {page.name}"
         html = page.read_text()
-        solutions = sum("solution" in c.get("metadata", {}).get("tags", [])
-                        for c in json.loads(path.read_text())["cells"])
+        solutions = sum("solution" in tags(c) for c in json.loads(path.read_text())["cells"])
         assert html.count("Show the reference solution") == solutions, f"{page.name}: a solution is not folded"
         assert "<details" in html and "<details open" not in html
         assert f"urlpath=lab/tree/notebooks/{path.name}" in html, f"{page.name} has no launch-on-Binder link"
