@@ -30,8 +30,8 @@ nb_render_markdown_format = "myst"
 # scripts/build_book.py folds the cells tagged "solution" (and only those) behind MyST-NB's toggle.
 nb_code_prompt_show = "Show the reference solution"
 nb_code_prompt_hide = "Hide the reference solution"
-# The step-through slider needs a live kernel; the book shows the widget's text instead of loading
-# the widget JavaScript from a CDN.
+# The step-through slider needs a live kernel: the book shows the first picture stored beside it, and a
+# widget view left in a lesson is skipped rather than loading the widget JavaScript from a CDN.
 nb_ipywidgets_js = {}
 nb_mime_priority_overrides = [("html", "application/vnd.jupyter.widget-view+json", None)]
 

@@ -78,9 +78,8 @@ def custom_gradient(f):
             raise TypeError(f"custom_gradient: {f.__name__} reads the trainable Variable(s) {names}, so its "
                             f"grad_fn must accept a keyword argument `variables` and return "
                             f"(input_gradients, variable_gradients)")
-        input_names = _input_names(f, len(inputs)) + [f"the Variable {v.name}" for v in variables]
         input_shapes = [x._value.shape for x in inputs] + [v._value.shape for v in variables]
-        prim = _custom_primitive(f.__name__, y, grad_fn, variables, input_names, input_shapes)
+        prim = _custom_primitive(f, y, grad_fn, variables, input_shapes)
         return apply(prim, inputs + tuple([v.value() for v in variables]))
 
     return wrapper
@@ -92,32 +91,42 @@ def _describe(output):
     return f"a single {type(output).__name__}"
 
 
-def _input_names(f, n_inputs):
-    """What an error calls each input of ``f``: its parameter's name where there is one."""
+def _input_names(f, n_inputs, variables):
+    """What an error calls each input of ``f``: its parameter's name where there is one, then the Variables.
+
+    Read from ``f``'s signature only when an error needs it: inspecting a
+    signature costs as much as the rest of a call of ``f``'s wrapper.
+    """
     try:
         parameters = [p.name for p in inspect.signature(f).parameters.values()
                       if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     except (TypeError, ValueError):  # some callables have no signature
         parameters = []
-    return [f"input {k} ({parameters[k]})" if k < len(parameters) else f"input {k}" for k in range(n_inputs)]
+    return ([f"input {k} ({parameters[k]})" if k < len(parameters) else f"input {k}" for k in range(n_inputs)]
+            + [f"the Variable {v.name}" for v in variables])
 
 
-def _custom_primitive(name, y, grad_fn, variables, input_names, input_shapes):
+def _custom_primitive(f, y, grad_fn, variables, input_shapes):
+    name = f.__name__
+
+    def input_names():
+        return _input_names(f, len(input_shapes) - len(variables), variables)
+
     def vjp(upstream, ans, *unused_inputs):
         if variables:
             input_grads, variable_grads = grad_fn(upstream, variables=variables)
             grads = nest.flatten(input_grads) + nest.flatten(variable_grads)
         else:
             grads = nest.flatten(grad_fn(upstream))
-        if len(grads) != len(input_names):
+        if len(grads) != len(input_shapes):
             raise ValueError(f"custom_gradient: the grad_fn of {name} returned {len(grads)} gradient(s), but "
-                             f"{name} has {len(input_names)} input(s): {', '.join(input_names)}; return one per input, "
-                             f"in order (None for an input without a gradient)")
+                             f"{name} has {len(input_shapes)} input(s): {', '.join(input_names())}; return one per "
+                             f"input, in order (None for an input without a gradient)")
         grads = [None if g is None else convert_to_tensor(g) for g in grads]
-        for g, input_name, shape in zip(grads, input_names, input_shapes):
+        for k, (g, shape) in enumerate(zip(grads, input_shapes)):
             if g is not None and g._value.shape != shape:
                 raise ValueError(f"custom_gradient: the grad_fn of {name} returned a gradient of shape "
-                                 f"{g._value.shape} for {input_name}, which has shape {shape}; each gradient "
+                                 f"{g._value.shape} for {input_names()[k]}, which has shape {shape}; each gradient "
                                  f"must have the shape of its input")
         return grads
 

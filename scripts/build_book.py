@@ -53,8 +53,9 @@ def write_if_changed(path, text):
 def stage_sources():
     SOURCES.mkdir(parents=True, exist_ok=True)
     staged = {"index.md": (ROOT / "book" / "index.md").read_text(encoding="utf-8")}
+    repository = repository_url()
     for lesson in sorted((ROOT / "notebooks").glob("[0-9]*.ipynb")):
-        staged[lesson.name] = book_copy(lesson.read_text(encoding="utf-8"), repository_url())
+        staged[lesson.name] = book_copy(lesson.read_text(encoding="utf-8"), repository)
     for stale in SOURCES.iterdir():
         if stale.name not in staged:
             stale.unlink()

@@ -20,8 +20,9 @@ import nbformat
 from jupyter_core.paths import jupyter_runtime_dir
 from nbformat.sign import NotebookNotary
 
+from binder_links import FIRST_LESSON  # the lesson the course opens at, on Binder too
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-FIRST_LESSON = "notebooks/00_welcome.ipynb"
 # The course's own Jupyter settings, ahead of the environment's: nbgrader is installed beside the course (the
 # tests grade lessons with it), but its menus and panels are for instructors, not for a learner's JupyterLab.
 COURSE_CONFIG = pathlib.Path(__file__).resolve().parent / "lab-config"

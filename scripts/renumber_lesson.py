@@ -171,8 +171,11 @@ def renumber(root, lesson, new, only=None):
     for path in targets:
         if path.suffix == ".ipynb":
             _rewrite_notebook(path, mentions)
-        elif mentions(path.read_text()) != path.read_text():
-            path.write_text(mentions(path.read_text()))
+        else:
+            text = path.read_text()
+            renumbered = mentions(text)
+            if renumbered != text:
+                path.write_text(renumbered)
     return review(root, targets + ([target] if target else []), old)
 
 

@@ -42,7 +42,7 @@ def text(cell):
 
 
 def role(cell, tag):
-    return tag in cell.metadata.get("tags", [])
+    return tag in notebook.tags(cell)
 
 
 def reference_ids(cell):

@@ -1,7 +1,6 @@
 """The project's own promises: notebooks stored executed and opening unmodified, environment files complete and in
 step with Binder, make lab serving the course, one repository address, licenses shipped, the book built."""
 
-import importlib.util
 import json
 import os
 import pathlib
@@ -16,6 +15,9 @@ import time
 import urllib.request
 
 import pytest
+from repository_scripts import load_script
+
+from minitape.exercises.notebook import tags
 
 tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard library from Python 3.11")
 
@@ -29,7 +31,7 @@ def test_notebook_was_executed_top_to_bottom(path):
     # Reference solutions are executed too but store neither outputs nor a count (make notebooks clears them).
     cells = [c for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code"]
     assert cells, f"{path.name} has no code cells"
-    solutions = [c for c in cells if "solution" in c["metadata"].get("tags", [])]
+    solutions = [c for c in cells if "solution" in tags(c)]
     counts = [c.get("execution_count") for c in cells if c not in solutions]
     assert None not in counts, f"{path.name}: {counts.count(None)} code cell(s) were never executed"
     assert not any(c.get("execution_count") or c.get("outputs") for c in solutions), (
@@ -78,24 +80,11 @@ def test_ci_runs_the_readme_test_command():
     assert "make test" in readme and re.search(r"^make test$", ci, re.MULTILINE)
 
 
-def _load_script(name):
-    # The scripts are programs, not a package: load one by path, with scripts/ importable for its own imports.
-    sys.path.insert(0, str(ROOT / "scripts"))
-    try:
-        spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(ROOT / "scripts"))
-    return module
-
-
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
 def test_notebook_stores_the_kernelspec_of_the_installed_ipykernel(path):
     # JupyterLab replaces a different kernelspec when the kernel starts: the lesson opens modified.
-    kernelspec = pytest.importorskip("ipykernel.kernelspec")
-    spec = kernelspec.get_kernel_dict()
-    expected = {"display_name": spec["display_name"], "language": spec["language"], "name": kernelspec.KERNEL_NAME}
+    pytest.importorskip("ipykernel.kernelspec")
+    expected = load_script("store_kernelspec").ipykernel_kernelspec()
     stored = json.loads(path.read_text())["metadata"].get("kernelspec")
     assert stored == expected, f"{path.name}: kernelspec {stored}; run python scripts/store_kernelspec.py"
 
@@ -121,7 +110,7 @@ def test_dropping_widget_views_keeps_the_picture_and_the_text():
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(outputs=[widget]),
                                          nbformat.v4.new_code_cell(outputs=[bare])],
                                   metadata={"widgets": {"state": {}}})
-    drop_widget_views = _load_script("drop_widget_views").drop_widget_views
+    drop_widget_views = load_script("drop_widget_views").drop_widget_views
     assert drop_widget_views(nb) == 1
     assert sorted(nb.cells[0].outputs[0].data) == ["image/png", "image/svg+xml", "text/plain"]
     assert "application/vnd.jupyter.widget-view+json" in nb.cells[1].outputs[0].data  # nothing else to show
@@ -131,7 +120,7 @@ def test_dropping_widget_views_keeps_the_picture_and_the_text():
 
 
 def test_lab_adds_allow_root_exactly_when_root():
-    command = _load_script("lab").lab_command(["--port", "9999"])
+    command = load_script("lab").lab_command(["--port", "9999"])
     assert ("--allow-root" in command) == (os.geteuid() == 0)
     assert command[-2:] == ["--port", "9999"], "the user's JupyterLab options come last, so they win"
     assert re.search(r"^lab:\n\t\$\(PY\) scripts/lab\.py \$\(LAB_ARGS\)$", (ROOT / "Makefile").read_text(),
@@ -216,7 +205,7 @@ def test_binder_builds_the_conda_environment_without_installing_the_package_ther
 
 
 def test_binder_badges_use_the_repository_address_of_pyproject():
-    links = _load_script("binder_links")
+    links = load_script("binder_links")
     repository = links.repository_url()
     badge = links.badge(repository)
     assert badge in (ROOT / "README.md").read_text().splitlines(), "README: run python scripts/binder_links.py"
@@ -243,8 +232,8 @@ def test_licenses_are_declared_once_and_shipped():
 
 
 def test_book_copy_folds_solutions_drops_the_badge_and_links_other_files_into_the_repository():
-    build_book = _load_script("build_book")
-    badge = _load_script("binder_links").badge("https://github.com/o/r")
+    build_book = load_script("build_book")
+    badge = load_script("binder_links").badge("https://github.com/o/r")
     notebook = {"cells": [
         {"cell_type": "markdown", "metadata": {}, "source": ["# 00\n", "\n", badge + "\n"]},
         {"cell_type": "code", "metadata": {"tags": ["solution"]}, "source": ["# Reference solution\n"]},
@@ -270,8 +259,7 @@ def test_built_book_has_every_lesson_folded_solutions_local_maths_and_binder_lin
         assert page.exists(), f"the book has no page {page.name}"
         assert f'href="{page.name}"' in index, f"the table of contents does not link {page.name}"
         html = page.read_text()
-        solutions = sum("solution" in c.get("metadata", {}).get("tags", [])
-                        for c in json.loads(path.read_text())["cells"])
+        solutions = sum("solution" in tags(c) for c in json.loads(path.read_text())["cells"])
         assert html.count("Show the reference solution") == solutions, f"{page.name}: a solution is not folded"
         assert "<details" in html and "<details open" not in html
         assert f"urlpath=lab/tree/notebooks/{path.name}" in html, f"{page.name} has no launch-on-Binder link"

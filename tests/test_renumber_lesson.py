@@ -1,18 +1,13 @@
 """scripts/renumber_lesson.py: a lesson's number changes everywhere the course names it, and nowhere else."""
 
-import importlib.util
-import pathlib
-
 import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
+from repository_scripts import load_script
 
 from minitape.exercises import answers
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-spec = importlib.util.spec_from_file_location("renumber_lesson", ROOT / "scripts" / "renumber_lesson.py")
-renumber_lesson = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(renumber_lesson)
+renumber_lesson = load_script("renumber_lesson")
 
 ANSWERS_10 = '''"""Answers of lesson 10 (stored in minitape/exercises/answers/10.answers)."""
 from minitape.exercises.spec import value

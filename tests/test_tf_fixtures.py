@@ -6,7 +6,7 @@ what TensorFlow made of them, recorded by fixtures/record_tf_semantics.py
 """
 
 import json
-import os
+import pathlib
 import warnings
 
 import numpy as np
@@ -15,8 +15,7 @@ import pytest
 import minitape as mt
 from fixtures import tf_programs
 
-with open(os.path.join(os.path.dirname(__file__), "fixtures", "tf_semantics.json")) as _f:
-    RECORDED = json.load(_f)
+RECORDED = json.loads((pathlib.Path(__file__).parent / "fixtures" / "tf_semantics.json").read_text())
 TF = RECORDED["programs"]
 
 # TensorFlow's kernels reject bad values with InvalidArgumentError; minitape raises the Python ValueError.

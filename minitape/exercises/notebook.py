@@ -53,6 +53,7 @@ def check_ids(source):
 
 
 def tags(cell):
+    """A cell's tags (``exercise``, ``check``, ``solution``, ...): a list, empty for an untagged cell."""
     return cell.get("metadata", {}).get("tags", [])
 
 

@@ -21,6 +21,8 @@ import sys
 import time
 import urllib.request
 
+from minitape.exercises.notebook import tags
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 CHROMIUM = pathlib.Path("/usr/bin/chromium")
 # Quiet, offline, headless Chromium that runs as root in a container.
@@ -163,4 +165,4 @@ def picture_cells(notebook):
 
 def solution_cells(notebook):
     """Indices of the cells tagged ``solution`` (the reference solutions)."""
-    return [i for i, cell in enumerate(notebook["cells"]) if "solution" in cell["metadata"].get("tags", [])]
+    return [i for i, cell in enumerate(notebook["cells"]) if "solution" in tags(cell)]
