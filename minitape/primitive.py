@@ -137,10 +137,19 @@ def convert_inputs(op_name, *values):
             if dtype is None:
                 dtype = v._value.dtype
             elif v._value.dtype != dtype:
-                raise TypeError(
-                    f"{op_name}: all inputs must have the same dtype, got {np.dtype(dtype).name} and "
-                    f"{v._value.dtype.name}. Convert one first, e.g. mt.cast(y, mt.{np.dtype(dtype).name}).")
+                raise TypeError(f"{op_name}: all inputs must have the same dtype, got {np.dtype(dtype).name} and "
+                                f"{v._value.dtype.name}. {_cast_hint(np.dtype(dtype), v._value.dtype)}")
     return tuple([_convert(v, dtype, op_name) for v in values])
+
+
+def _cast_hint(a, b):
+    """How to make dtypes ``a`` and ``b`` agree without losing anything: cast an integer to the float, else to ``a``.
+
+    >>> _cast_hint(np.dtype("int32"), np.dtype("float32"))
+    'Convert the int32 input first: mt.cast(x, mt.float32).'
+    """
+    source, target = (a, b) if b.kind == "f" and a.kind != "f" else (b, a)
+    return f"Convert the {source.name} input first: mt.cast(x, mt.{target.name})."
 
 
 def _convert(value, dtype, op_name):

@@ -143,6 +143,12 @@ def test_op_errors_name_the_shapes_and_dtypes():
         mt.matmul(mt.ones((3,)), mt.ones((3, 1)))
     with pytest.raises(TypeError, match="same dtype, got float32 and float64.*mt.cast"):
         mt.constant(1.0) * mt.constant(1.0, dtype=mt.float64)
+    # casting the float to the integer dtype would drop the fractions: the hint casts the integer
+    cast_the_integer = r"Convert the int32 input first: mt.cast\(x, mt.float32\)"
+    with pytest.raises(TypeError, match=r"got int32 and float32\. " + cast_the_integer):
+        mt.multiply(mt.constant([1, 2]), mt.constant([0.5, 0.5]))
+    with pytest.raises(TypeError, match=r"got float32 and int32\. " + cast_the_integer):
+        mt.multiply(mt.constant([0.5, 0.5]), mt.constant([1, 2]))
     with pytest.raises(TypeError, match="exp: expected a floating-point tensor, got int32"):
         mt.exp(mt.constant(1))
     with pytest.raises(TypeError, match="multiply:.*2.5.*without losing"):
