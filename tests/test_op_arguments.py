@@ -55,6 +55,26 @@ def test_range_with_a_zero_step_is_a_clear_value_error():
     assert mt.range(5, 0, -2).numpy().tolist() == [5, 3, 1]
 
 
+def test_range_whose_delta_points_away_from_limit_is_refused_as_in_tensorflow():
+    # TensorFlow 2.21: "Requires start <= limit when delta > 0: 5/0" (and the mirror case)
+    with pytest.raises(ValueError, match=r"range: delta 1 counts up, but limit 0 is on the other side of start 5"):
+        mt.range(5, 0, 1)
+    with pytest.raises(ValueError, match=r"range: delta -1 counts down, but limit 5 .* start 0"):
+        mt.range(0, 5, -1)
+    assert mt.range(3, 3, 1).shape == (0,)  # start == limit is an empty range in both directions
+    assert mt.range(3, 3, -1).shape == (0,)
+
+
+def test_reshape_refuses_a_float_shape_instead_of_truncating_it():
+    # TensorFlow 2.21 refuses it too: "Value for attr 'Tshape' of float is not in the list of allowed values"
+    for shape in [(2.0, 3.0), (2.5, 3), [6.0], mt.constant([2.0, 3.0])]:
+        with pytest.raises(TypeError, match=r"reshape: shape must be integers"):
+            mt.reshape(mt.ones(6), shape)
+    for shape in [(2, 3), np.array([3, 2], dtype=np.int64), mt.constant([2, 3]), mt.ones((2, 3)).shape]:
+        assert mt.reshape(mt.ones(6), shape).numpy().size == 6
+    assert mt.reshape(mt.ones(1), ()).shape == ()
+
+
 def test_softmax_cross_entropy_casts_integer_labels_like_tensorflow_sigmoid_says_to_cast_the_labels():
     logits = mt.constant([[0.0, 1.0]])
     loss = mt.nn.softmax_cross_entropy_with_logits(labels=mt.constant([[0, 1]]), logits=logits)

@@ -62,6 +62,11 @@ def range(start, limit=None, delta=1, dtype=None):  # noqa: A001  (TensorFlow's 
     if args[2] == 0:
         raise ValueError(f"range: delta must not be 0 (it would count from {start} to {limit} forever); "
                          f"use a positive delta to count up, a negative one to count down")
+    if (args[1] - args[0]) * args[2] < 0:
+        # TensorFlow refuses a delta that points away from limit rather than returning nothing
+        direction = "up" if args[2] > 0 else "down"
+        raise ValueError(f"range: delta {delta} counts {direction}, but limit {limit} is on the other side of "
+                         f"start {start}; swap start and limit, or change the sign of delta")
     if dtype is None:
         dtype = "int32" if all(np.asarray(a).dtype.kind in "iu" for a in args) else "float32"
     return Tensor(np.arange(*args).astype(as_dtype(dtype).as_numpy_dtype))

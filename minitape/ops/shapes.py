@@ -85,7 +85,11 @@ def reshape(tensor, shape):
     TensorShape([2, 2])
     """
     x = _input(tensor)
-    shape = tuple(int(d) for d in np.reshape(np.asarray(shape, dtype=np.int64), -1))
+    dims = np.reshape(np.asarray(shape), -1)
+    if dims.size and dims.dtype.kind not in "iu":
+        raise TypeError(f"reshape: shape must be integers, got {shape!r} (dtype {dims.dtype}); "
+                        f"write it as integers, e.g. (2, 3), or cast it with mt.cast(shape, mt.int32)")
+    shape = tuple(int(d) for d in dims)
     try:
         shape = _dummy(x._value.shape).reshape(shape).shape
     except ValueError:
