@@ -28,7 +28,8 @@ import importlib
 from . import autodiff, dual, linalg, math, nn, numeric, ops, random, test, trace  # noqa: F401
 from .custom_gradient import custom_gradient
 from .numeric import check_gradients
-from .dtypes import DType, as_dtype, bool, float16, float32, float64, int8, int16, int32, int64, uint8  # noqa: A004
+from .dtypes import (DType, as_dtype, bool, float16, float32, float64, int8, int16, int32, int64,  # noqa: A004
+                     uint8, uint16, uint32, uint64)
 from .ops import *  # noqa: F401,F403
 from .tape import GradientTape
 from .tensor import Tensor, TensorShape, Variable, constant, convert_to_tensor, is_tensor
@@ -45,5 +46,5 @@ def __getattr__(name):
 
 __all__ = ["GradientTape", "UnconnectedGradients", "custom_gradient", "check_gradients", "Tensor", "TensorShape",
            "Variable", "constant", "convert_to_tensor", "is_tensor", "DType", "as_dtype", "bool", "float16", "float32",
-           "float64", "int8", "int16", "int32", "int64", "uint8", "autodiff", "dual", "linalg", "math", "nn",
-           "numeric", "random", "test", "trace"] + ops.__all__
+           "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "autodiff", "dual",
+           "linalg", "math", "nn", "numeric", "random", "test", "trace"] + ops.__all__

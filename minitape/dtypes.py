@@ -57,9 +57,13 @@ int16 = DType(np.int16)
 int32 = DType(np.int32)
 int64 = DType(np.int64)
 uint8 = DType(np.uint8)
+uint16 = DType(np.uint16)
+uint32 = DType(np.uint32)
+uint64 = DType(np.uint64)
 bool = DType(np.bool_)  # noqa: A001  (TensorFlow's name: mt.bool)
 
-_BY_NUMPY = {d.as_numpy_dtype: d for d in (float16, float32, float64, int8, int16, int32, int64, uint8, bool)}
+_BY_NUMPY = {d.as_numpy_dtype: d for d in (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32,
+                                         uint64, bool)}
 
 
 def as_dtype(type_value):

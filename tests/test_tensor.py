@@ -26,6 +26,13 @@ def test_python_ints_become_any_integer_dtype_they_fit_in():
     assert mt.constant(np.array([0, 255]), dtype=mt.uint8).numpy().tolist() == [0, 255]
     v = mt.Variable([1, 2], dtype=mt.uint8)
     assert v.assign_add([3, 4]).numpy().tolist() == [4, 6]
+    for dtype, top in [(mt.uint16, 2 ** 16 - 1), (mt.uint32, 2 ** 32 - 1), (mt.uint64, 2 ** 64 - 1)]:
+        assert mt.constant([0, 1], dtype=dtype).numpy().tolist() == [0, 1]
+        assert mt.constant(top, dtype=dtype).numpy() == top
+        assert mt.constant(np.zeros(2, dtype=dtype.as_numpy_dtype)).dtype == dtype  # an array keeps its dtype
+        assert mt.as_dtype(dtype.name) == dtype
+        with pytest.raises(ValueError, match=f"cannot convert -1 to {dtype.name}"):
+            mt.constant(-1, dtype=dtype)
 
 
 def test_an_integer_out_of_its_dtypes_range_is_refused_not_wrapped():
