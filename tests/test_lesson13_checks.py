@@ -1,0 +1,157 @@
+"""Lesson 13's checks on the learner's array tape: right answers pass, typical slips get a sentence that names them."""
+
+import pathlib
+import textwrap
+
+import nbformat
+import numpy as np
+import pytest
+
+from minitape.exercises import answers
+
+LESSON = pathlib.Path(__file__).resolve().parents[1] / "notebooks" / "13_your_tape_on_arrays.ipynb"
+
+
+def given_cells():
+    """The source of the lesson's cells that define the tape and the worked rules (what a learner builds on)."""
+    cells = nbformat.read(LESSON, as_version=4).cells
+    return [cell.source for cell in cells if cell.cell_type == "code"
+            and ("class Value" in cell.source or "def unbroadcast" in cell.source)]
+
+
+@pytest.fixture
+def notebook():
+    """A namespace like the lesson's kernel after its given cells ran: the learner's answers are defined in it."""
+    namespace = {"np": np, "__name__": "__main__"}
+    for source in given_cells():
+        exec(compile(source, "<lesson 13>", "exec"), namespace)
+    return namespace
+
+
+def define(namespace, *sources):
+    """Run the learner's cells (each indented as written in this file) in the lesson's namespace."""
+    for source in sources:
+        exec(compile(textwrap.dedent(source), "<learner>", "exec"), namespace)
+
+
+RIGHT = {
+    "13.1": ("mul", """
+        def mul(a, b):
+            a, b = as_value(a), as_value(b)
+            return record(a.data * b.data, [(a, lambda g: unbroadcast(g * b.data, a.data.shape)),
+                                            (b, lambda g: unbroadcast(g * a.data, b.data.shape))])
+        """),
+    "13.2": ("matmul", """
+        def matmul(a, b):
+            a, b = as_value(a), as_value(b)
+            return record(a.data @ b.data, [(a, lambda g: g @ b.data.T), (b, lambda g: a.data.T @ g)])
+        """),
+    "13.3a": ("tanh", """
+        def tanh(a):
+            a = as_value(a)
+            t = np.tanh(a.data)
+            return record(t, [(a, lambda g: g * (1.0 - t * t))])
+        """),
+    "13.3c": ("reduce_mean", """
+        def reduce_mean(a):
+            a = as_value(a)
+            return record(a.data.mean(), [(a, lambda g: np.full(a.data.shape, g / a.data.size))])
+        """),
+    "13.4": ("sigmoid_cross_entropy", """
+        def sigmoid_cross_entropy(logits, labels):
+            z = as_value(logits)
+            loss = np.maximum(z.data, 0.0) - z.data * labels + np.log1p(np.exp(-np.abs(z.data)))
+            return record(loss, [(z, lambda g: g * (np.exp(-np.logaddexp(0.0, -z.data)) - labels))])
+        """),
+}
+
+WRONG = [
+    ("13.1", "mul", """
+        def mul(a, b):
+            a, b = as_value(a), as_value(b)
+            return record(a.data * b.data, [(a, lambda g: g * b.data), (b, lambda g: g * a.data)])
+        """, "un-broadcast it"),
+    ("13.2", "matmul", """
+        def matmul(a, b):
+            a, b = as_value(a), as_value(b)
+            return record(a.data @ b.data, [(a, lambda g: g @ b.data), (b, lambda g: a.data.T @ g)])
+        """, "check which array each product needs"),
+    ("13.3a", "tanh", """
+        def tanh(a):
+            a = as_value(a)
+            return record(np.tanh(a.data), [(a, 1.0 - np.tanh(a.data) ** 2)])
+        """, "not a number"),
+    ("13.3c", "reduce_mean", """
+        def reduce_mean(a):
+            a = as_value(a)
+            return record(a.data.mean(), [(a, lambda g: np.full(a.data.shape, g))])
+        """, "constant factor"),
+    ("13.4", "sigmoid_cross_entropy", """
+        def sigmoid_cross_entropy(logits, labels):
+            z = as_value(logits)
+            s = 1.0 / (1.0 + np.exp(-z.data))
+            return record(-labels * np.log(s) - (1 - labels) * np.log(1 - s), [(z, lambda g: g * (s - labels))])
+        """, "overflows"),
+]
+
+
+@pytest.mark.parametrize("exercise", RIGHT)
+def test_a_right_rule_passes(notebook, exercise):
+    name, source = RIGHT[exercise]
+    define(notebook, source)
+    assert answers.spec(exercise).problem(notebook[name]) is None
+
+
+@pytest.mark.parametrize("exercise, name, source, says", WRONG, ids=[w[0] for w in WRONG])
+def test_a_typical_slip_is_named(notebook, exercise, name, source, says):
+    define(notebook, source)
+    problem = answers.spec(exercise).problem(notebook[name])
+    assert isinstance(problem, str) and says in problem, problem
+
+
+DENSE = """
+    class Dense:
+        def __init__(self, n_in, n_out, rng, activation=None):
+            self.weights = Value(rng.normal(0.0, 1.0 / np.sqrt(n_in), size=(n_in, n_out)))
+            self.bias = Value(np.zeros(n_out))
+            self.activation = activation
+
+        def __call__(self, x):
+            y = matmul(x, self.weights) + self.bias
+            return y if self.activation is None else self.activation(y)
+
+        @property
+        def trainable_variables(self):
+            return [self.weights, self.bias]
+    """
+
+
+def test_dense_waits_for_the_rules_it_builds_on(notebook):
+    define(notebook, DENSE, "def matmul(a, b):\n    return ...\n", "def tanh(a):\n    return ...\n")   # the stubs
+    assert answers.spec("13.5a").problem(notebook["Dense"]) == ("Dense builds on your matmul and tanh: finish "
+                                                                 "exercise 13.2 first")
+
+
+def test_dense_on_the_learners_rules_passes_and_one_computed_on_data_gets_no_gradient(notebook):
+    define(notebook, RIGHT["13.2"][1], RIGHT["13.3a"][1], DENSE)
+    assert answers.spec("13.5a").problem(notebook["Dense"]) is None
+    define(notebook, DENSE.replace("matmul(x, self.weights) + self.bias",
+                                   "Value(np.asarray(x.data) @ self.weights.data + self.bias.data)"))
+    assert "gets no gradient" in answers.spec("13.5a").problem(notebook["Dense"])
+
+
+def test_an_mlp_whose_output_has_an_activation_is_told_so(notebook):
+    define(notebook, RIGHT["13.1"][1], RIGHT["13.2"][1], RIGHT["13.3a"][1], DENSE, """
+    class MLP:
+        def __init__(self, n_in, n_hidden, rng):
+            self.hidden = Dense(n_in, n_hidden, rng, activation=tanh)
+            self.output = Dense(n_hidden, 1, rng, activation=tanh)
+
+        def __call__(self, x):
+            return self.output(self.hidden(x))
+
+        @property
+        def trainable_variables(self):
+            return self.hidden.trainable_variables + self.output.trainable_variables
+    """)
+    assert "output layer applies tanh" in answers.spec("13.5b").problem(notebook["MLP"])
