@@ -61,6 +61,9 @@ def test_range_whose_delta_points_away_from_limit_is_refused_as_in_tensorflow():
         mt.range(5, 0, 1)
     with pytest.raises(ValueError, match=r"range: delta -1 counts down, but limit 5 .* start 0"):
         mt.range(0, 5, -1)
+    with pytest.raises(ValueError, match=r"limit 2 is on the other side of start 5"):  # no unsigned wrap-around
+        mt.range(mt.constant(5, dtype=mt.uint8), mt.constant(2, dtype=mt.uint8))
+    assert mt.range(mt.constant(2, dtype=mt.uint8), mt.constant(5, dtype=mt.uint8)).numpy().tolist() == [2, 3, 4]
     assert mt.range(3, 3, 1).shape == (0,)  # start == limit is an empty range in both directions
     assert mt.range(3, 3, -1).shape == (0,)
 

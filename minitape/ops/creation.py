@@ -59,14 +59,15 @@ def range(start, limit=None, delta=1, dtype=None):  # noqa: A001  (TensorFlow's 
     if limit is None:
         start, limit = 0, start
     args = [convert_to_tensor(a)._value if isinstance(a, Tensor) else a for a in (start, limit, delta)]
-    if args[2] == 0:
-        raise ValueError(f"range: delta must not be 0 (it would count from {start} to {limit} forever); "
+    first, last, step = args
+    if step == 0:
+        raise ValueError(f"range: delta must not be 0 (it would count from {first} to {last} forever); "
                          f"use a positive delta to count up, a negative one to count down")
-    if (args[1] - args[0]) * args[2] < 0:
+    if (step > 0 and first > last) or (step < 0 and first < last):
         # TensorFlow refuses a delta that points away from limit rather than returning nothing
-        direction = "up" if args[2] > 0 else "down"
-        raise ValueError(f"range: delta {delta} counts {direction}, but limit {limit} is on the other side of "
-                         f"start {start}; swap start and limit, or change the sign of delta")
+        direction = "up" if step > 0 else "down"
+        raise ValueError(f"range: delta {step} counts {direction}, but limit {last} is on the other side of "
+                         f"start {first}; swap start and limit, or change the sign of delta")
     if dtype is None:
         dtype = "int32" if all(np.asarray(a).dtype.kind in "iu" for a in args) else "float32"
     return Tensor(np.arange(*args).astype(as_dtype(dtype).as_numpy_dtype))
