@@ -1,6 +1,7 @@
 """The exercise checks: every feedback rule, stepped hints, nbgrader's raise, reference solutions, the tools."""
 
 import math
+from types import SimpleNamespace
 
 import hypothesis.strategies as st
 import nbformat
@@ -11,7 +12,7 @@ from hypothesis import assume, given, settings
 import minitape as mt
 from minitape.exercises import answers, check, checks, notebook, passes, reference_solution
 from minitape.exercises.feedback import NONE_ANSWER
-from minitape.exercises.spec import choice, expression, function, is_placeholder, predicate, value
+from minitape.exercises.spec import choice, expression, function, is_placeholder, parts_beside, predicate, value
 
 HINTS = ["Nudge.", "Fuller hint.", "Fullest hint."]
 
@@ -138,7 +139,11 @@ def test_function():
     def forgot_return(x):
         x * x
 
-    assert is_placeholder(stub) and not is_placeholder(forgot_return)
+    def skeleton(x):
+        return ...  # replace the ... with your code
+
+    assert is_placeholder(stub) and is_placeholder(skeleton) and not is_placeholder(forgot_return)
+    assert not is_placeholder(lambda x: x + ...)  # the learner started: judged by running it
     assert problem(spec, stub) is ...
     assert problem(spec, lambda x: ...) is ...
     assert problem(spec, lambda x: x * ...) is ...  # the learner's ... reached an operation
@@ -423,3 +428,15 @@ def test_student_edition_and_nbgrader_source():
     graded = notebook.nbgrader_source(nb)
     assert len(graded.cells) == len(nb.cells) - 1
     assert graded.cells[3].source == "y = ...  # a number\n### BEGIN SOLUTION\ny = 6.0\nprint(y)\n### END SOLUTION"
+
+
+def test_parts_beside_finds_the_learners_parts_or_the_references_that_lent_the_answer():
+    namespace = {}
+    exec("class Value:\n    def __init__(self):\n        self.data = 0.0\n\n"
+         "def add(a, b):\n    return Value()\n", namespace)
+    assert parts_beside(namespace["add"], None, "Value") == [namespace["Value"]]
+    with pytest.raises(LookupError, match="run the cells that define record, Tape first"):
+        parts_beside(namespace["add"], None, "record", "Tape")
+    reference = SimpleNamespace(Value=object, add=lambda a, b: None)
+    assert parts_beside(reference.add, reference, "Value") == [object]  # a reference solution lent add
+    assert parts_beside(namespace["Value"], reference, "add") == [namespace["add"]]  # a class: its __init__'s globals

@@ -133,18 +133,43 @@ def predicate(name, test, hints=()):
 
 
 def is_placeholder(fn):
-    """Whether a function's body is only ``...`` (or ``pass``), so that it does nothing: not answered yet.
+    """Whether a function does nothing yet: its body is only ``...`` or ``pass``, or only ``return ...``.
 
     >>> def stub(x):
     ...     ...
-    >>> is_placeholder(stub), is_placeholder(lambda x: 2 * x)
-    (True, False)
+    >>> def skeleton(x):
+    ...     return ...  # replace the ... with your code
+    >>> is_placeholder(stub), is_placeholder(skeleton), is_placeholder(lambda x: 2 * x)
+    (True, True, False)
     """
     code = getattr(fn, "__code__", None)
     if code is None:
         return False
     steps = [(i.opname, i.argval) for i in dis.get_instructions(code) if i.opname not in ("RESUME", "NOP")]
-    return steps in ([("LOAD_CONST", None), ("RETURN_VALUE", None)], [("RETURN_CONST", None)])
+    return any(steps in ([("LOAD_CONST", body), ("RETURN_VALUE", None)], [("RETURN_CONST", body)])
+               for body in (None, ...))
+
+
+def parts_beside(answer, reference, *names):
+    """The objects called ``names`` in the notebook where ``answer`` was defined.
+
+    A learner builds some exercises from several cells (a tape's Value, record, ops): an answer's own
+    globals are that notebook's. When ``answer`` is one of ``reference``'s parts (a reference solution
+    lent it), the parts come from ``reference`` too, so that they fit together.
+
+    >>> def mul(a, b):
+    ...     return a * b
+    >>> parts_beside(mul, None, "mul")[0] is mul
+    True
+    """
+    if reference is not None and any(answer is part for part in vars(reference).values()):
+        return [getattr(reference, name) for name in names]
+    function = answer.__init__ if isinstance(answer, type) else answer
+    scope = getattr(function, "__globals__", {})
+    missing = [name for name in names if name not in scope]
+    if missing:
+        raise LookupError(f"run the cells that define {', '.join(missing)} first")
+    return [scope[name] for name in names]
 
 
 def _same(given, expected):
