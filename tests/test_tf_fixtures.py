@@ -1,10 +1,11 @@
 """minitape against TensorFlow's recorded behaviour: values, shapes, dtypes, None-ness, error types.
 
-The programs are in fixtures/tf_programs.py; fixtures/tf_semantics.json holds
-what TensorFlow made of them, recorded by fixtures/record_tf_semantics.py
-(which needs TensorFlow; this file does not).
+The programs are in fixtures/tf_programs*.py; beside each module, a JSON file
+(fixtures/record_tf_semantics.py names it) holds what TensorFlow made of them,
+recorded by that script (which needs TensorFlow; this file does not).
 """
 
+import importlib
 import json
 import pathlib
 import warnings
@@ -13,10 +14,14 @@ import numpy as np
 import pytest
 
 import minitape as mt
-from fixtures import tf_programs
+from fixtures.record_tf_semantics import fixture_name, modules
 
-RECORDED = json.loads((pathlib.Path(__file__).parent / "fixtures" / "tf_semantics.json").read_text())
-TF = RECORDED["programs"]
+FIXTURES = pathlib.Path(__file__).parent / "fixtures"
+MODULES = {name: importlib.import_module(f"fixtures.{name}") for name in modules()}
+RECORDED = {name: json.loads((FIXTURES / fixture_name(name)).read_text()) for name in MODULES}
+# program name -> (its module, TensorFlow's outcome); names are unique across modules
+PROGRAMS = {program: (module, RECORDED[name]["programs"].get(program))
+            for name, module in MODULES.items() for program in module.PROGRAMS}
 
 # TensorFlow's kernels reject bad values with InvalidArgumentError; minitape raises the Python ValueError.
 SAME_ERROR_IN_MINITAPE = {"InvalidArgumentError": "ValueError"}
@@ -46,7 +51,7 @@ DELIBERATE = {
 def run_minitape(name):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # integer sources warn, in TensorFlow too
-        return tf_programs.run(mt, name)
+        return PROGRAMS[name][0].run(mt, name)
 
 
 def assert_same(ours, theirs, where):
@@ -64,17 +69,22 @@ def assert_same(ours, theirs, where):
         assert ours == theirs, where
 
 
-def test_the_fixture_names_its_tensorflow_version_and_every_program():
-    assert RECORDED["tensorflow_version"].startswith("2.")
-    assert TF.keys() == tf_programs.PROGRAMS.keys()
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_each_fixture_names_its_tensorflow_version_and_every_program(module):
+    assert RECORDED[module]["tensorflow_version"].startswith("2.")
+    assert RECORDED[module]["programs"].keys() == MODULES[module].PROGRAMS.keys()
 
 
-@pytest.mark.parametrize("name", [n for n in tf_programs.PROGRAMS if n not in DELIBERATE])
+def test_program_names_are_unique_across_modules():
+    assert len(PROGRAMS) == sum(len(module.PROGRAMS) for module in MODULES.values())
+
+
+@pytest.mark.parametrize("name", [n for n in PROGRAMS if n not in DELIBERATE])
 def test_minitape_does_what_tensorflow_did(name):
-    assert_same(run_minitape(name), TF[name], name)
+    assert_same(run_minitape(name), PROGRAMS[name][1], name)
 
 
 @pytest.mark.parametrize("name", sorted(DELIBERATE))
 def test_deliberate_differences_from_tensorflow(name):
-    assert TF[name] != DELIBERATE[name], f"{name}: TensorFlow now agrees; move it out of DELIBERATE"
+    assert PROGRAMS[name][1] != DELIBERATE[name], f"{name}: TensorFlow now agrees; move it out of DELIBERATE"
     assert run_minitape(name) == DELIBERATE[name]
