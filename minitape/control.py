@@ -123,8 +123,10 @@ def _matching(name, spec, value):
 
 
 def _as_output(value):
-    """A result of a function as TensorFlow returns it: a tensor (None and strings stay as they are)."""
-    return value if value is None or isinstance(value, str) else convert_to_tensor(value)
+    """A result of a function as TensorFlow returns it: a tensor (a Variable is read; None and strings stay)."""
+    if value is None or isinstance(value, str):
+        return value
+    return identity(value) if isinstance(value, Variable) else convert_to_tensor(value)
 
 
 def function(func=None, input_signature=None, autograph=True, jit_compile=None, reduce_retracing=False,
@@ -221,17 +223,25 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
                              f"{np.shape(maximum_iterations)}")
         maximum_iterations = int(maximum_iterations)
     loop_vars = nest.map_structure(lambda v: v.value() if isinstance(v, Variable) else v, loop_vars)
-    structure = list(loop_vars)
+    # TensorFlow compares list(new loop variables) with the first ones; with maximum_iterations it compares them
+    # inside a pair (counter, loop variables), where a tuple for a list is another type.
+    structure = list(loop_vars) if maximum_iterations is None else loop_vars
     iterations = 0
     while (maximum_iterations is None or iterations < maximum_iterations) and \
             _truth(cond(*loop_vars), "while_loop", "the value of cond"):
         loop_vars = body(*loop_vars)
-        if not isinstance(loop_vars, (list, tuple)):
-            raise TypeError(f"while_loop: body must return the loop variables as a list or tuple, as loop_vars is "
-                            f"given; got {type(loop_vars).__name__}. Return a single variable as a 1-tuple: (i + 1,)")
-        nest.assert_same_structure(structure, list(loop_vars))
+        nest.assert_same_structure(structure, _listed(loop_vars) if maximum_iterations is None else loop_vars)
         iterations += 1
     return nest.map_structure(convert_to_tensor, loop_vars)
+
+
+def _listed(loop_vars):
+    """``list(loop_vars)``, as TensorFlow compares them with the structure of the first ones."""
+    try:
+        return list(loop_vars)
+    except TypeError:
+        raise TypeError(f"while_loop: body must return the loop variables as a list or tuple, as loop_vars is given; "
+                        f"got {type(loop_vars).__name__}. Return a single variable as a 1-tuple: (i + 1,)") from None
 
 
 def _spec(leaf):

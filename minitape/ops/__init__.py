@@ -26,6 +26,12 @@ from .nn import *  # noqa: F401,F403
 from .reductions import *  # noqa: F401,F403
 from .shapes import *  # noqa: F401,F403
 
+# Ops that TensorFlow has only under tf.linalg or tf.nn are in mt.ops (and mt.linalg, mt.nn), not at the top level:
+# mt.trace is the module of evaluation traces, mt.linalg.trace the sum of a diagonal.
+from .linalg import (cholesky, det, diag, diag_part, inv, logdet, slogdet, solve, tensor_diag,  # noqa: F401,E402
+                     tensor_diag_part, trace)
+from .nn import elu, embedding_lookup, silu, swish  # noqa: F401,E402
+
 from . import creation, elementwise, indexing, linalg, nn, reductions, shapes  # noqa: E402
 from ..tensor import Tensor  # noqa: E402
 

@@ -179,6 +179,8 @@ def _box(begin, size):
 
 
 def _padded(x, paddings, constant_values):
+    if not paddings:  # a scalar has nothing to pad (and NumPy refuses an empty list of widths)
+        return np.array(x)
     return np.pad(x, paddings, constant_values=constant_values)
 
 

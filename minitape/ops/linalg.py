@@ -422,9 +422,9 @@ def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT")
     if len(shape) < 2:
         raise ValueError(f"linalg.diag_part: expected a matrix or a batch of matrices, got shape {shape}")
     k = _diagonal_index("linalg.diag_part", k)
-    if not -shape[-2] <= k <= shape[-1]:
+    if k and not -shape[-2] < k < shape[-1]:
         raise ValueError(f"linalg.diag_part: k={k} is out of range for matrices of shape {shape[-2:]} (use "
-                         f"-{shape[-2]} to {shape[-1]})")
+                         f"{1 - shape[-2]} to {shape[-1] - 1})")
     return apply(_diag_part, (x,), {"k": k, "shape": shape})
 
 
@@ -651,5 +651,5 @@ def einsum(equation, *inputs, **kwargs):
     return _contract(terms, out, tensors)
 
 
-__all__ = ["matmul", "matrix_transpose", "einsum", "inv", "solve", "det", "slogdet", "logdet", "cholesky", "diag_part",
-           "diag", "trace", "tensor_diag", "tensor_diag_part"]
+# TensorFlow has these at its top level (tf.einsum); the others only as tf.linalg.inv, ...: see ops/__init__.py.
+__all__ = ["matmul", "matrix_transpose", "einsum"]

@@ -195,5 +195,5 @@ def _check_div_shards(rows):
                          f"ids into {n} shards, which is {expected}; concatenate them and look up in one tensor")
 
 
-__all__ = ["softmax", "log_softmax", "sigmoid_cross_entropy_with_logits", "softmax_cross_entropy_with_logits",
-           "elu", "swish", "silu", "embedding_lookup"]
+# elu, swish, silu and embedding_lookup are tf.nn's only, not at TensorFlow's top level: see ops/__init__.py.
+__all__ = ["softmax", "log_softmax", "sigmoid_cross_entropy_with_logits", "softmax_cross_entropy_with_logits"]

@@ -9,6 +9,7 @@ of a product ``g`` times the product of the *other* elements.
 import numpy as np
 
 from ..primitive import Primitive, apply, convert_inputs
+from ..tensor import Tensor
 from .elementwise import abs, cast, divide_no_nan, equal, maximum, sqrt, where  # noqa: A004
 from .elementwise import exp
 from .shapes import broadcast_to, integer_axes, one_axis, reshape, transpose
@@ -210,15 +211,23 @@ def _logsumexp(x, axis, keepdims):
     return out if keepdims else np.squeeze(out, axis)
 
 
-def _softmax_weights(y, x, axis, keepdims):
-    """exp(x - y): each element's share of the sum, the derivative of log-sum-exp (softmax along the axes)."""
-    return exp(x - (y if keepdims else reshape(y, _kept_shape(x, axis))))
+def _softmax_weights(x, axis):
+    """exp(x - m) / sum(exp(x - m)) along ``axis``: the derivative of log-sum-exp, the softmax of ``x``.
+
+    ``m``, the largest element (0 if it is not finite), is a constant: it
+    cancels out, and keeps exp from overflowing. (exp(x - y) with the result
+    ``y`` is the same number, but ``y`` rounded to float32 can be off by more
+    than the weights' own precision when it is large.)
+    """
+    m = np.max(x._value, axis=axis, keepdims=True, initial=-np.inf)
+    e = exp(x - Tensor(np.where(np.isfinite(m), m, 0).astype(x._value.dtype)))
+    return e / reduce_sum(e, axis, keepdims=True)
 
 
 _reduce_logsumexp = Primitive(
-    "reduce_logsumexp", _logsumexp, keeps="both",
-    vjp=[lambda g, y, x, axis, keepdims: _spread(g, x, axis, keepdims) * _softmax_weights(y, x, axis, keepdims)],
-    jvp=[lambda t, y, x, axis, keepdims: reduce_sum(t * _softmax_weights(y, x, axis, keepdims), axis, keepdims)])
+    "reduce_logsumexp", _logsumexp,
+    vjp=[lambda g, y, x, axis, keepdims: _spread(g, x, axis, keepdims) * _softmax_weights(x, axis)],
+    jvp=[lambda t, y, x, axis, keepdims: reduce_sum(t * _softmax_weights(x, axis), axis, keepdims)])
 
 
 def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
