@@ -174,8 +174,9 @@ def get_static_value(tensor, partial=False):
 # -- cond, while_loop, map_fn ----------------------------------------------------------------------------
 def _truth(value, op_name, what):
     """``value`` (a boolean tensor, a number or a bool) as a Python bool; a tensor must hold one element."""
-    if np.size(value._value if isinstance(value, Tensor) else value) != 1:
-        raise ValueError(f"{op_name}: {what} must be a single boolean, got shape {np.shape(value)}; reduce it to one "
+    array = value._value if isinstance(value, Tensor) else value
+    if np.size(array) != 1:
+        raise ValueError(f"{op_name}: {what} must be a single boolean, got shape {np.shape(array)}; reduce it to one "
                          f"value first, e.g. mt.reduce_max(x) > 0")
     return bool(value)
 

@@ -37,7 +37,7 @@ import numpy as np
 
 from ..dtypes import as_dtype
 from ..primitive import Primitive, apply, broadcast_shape, convert_inputs
-from ..tensor import Tensor
+from ..tensor import Tensor, convert_to_tensor
 from .creation import eye, ones, zeros_like
 from .elementwise import cast, log
 from .reductions import reduce_sum
@@ -234,7 +234,7 @@ def solve(matrix, rhs, adjoint=False, name=None):
            [0.25]], dtype=float32)
     """
     a = _matrices("linalg.solve", matrix)
-    (b,) = convert_inputs("linalg.solve", rhs)
+    b = convert_to_tensor(rhs, dtype_hint=a.dtype)  # a list takes the matrix's dtype
     if b.dtype != a.dtype:
         raise TypeError(f"linalg.solve: matrix and rhs must have the same dtype, got {a.dtype.name} and "
                         f"{b.dtype.name}; convert one: mt.cast(rhs, mt.{a.dtype.name})")
