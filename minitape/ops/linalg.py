@@ -81,11 +81,12 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     >>> matmul([[1.0, 2.0]], [[0.25], [0.15]]).numpy()
     array([[0.55]], dtype=float32)
     """
-    for transposed, adjoint, which in ((transpose_a, adjoint_a, "a"), (transpose_b, adjoint_b, "b")):
-        if transposed and adjoint:
-            raise ValueError(f"matmul: only one of transpose_{which} and adjoint_{which} can be True (for real "
-                             f"numbers they mean the same)")
-    transpose_a, transpose_b = transpose_a or adjoint_a, transpose_b or adjoint_b
+    if adjoint_a or adjoint_b:  # the conjugate transpose: for real numbers, the transpose
+        for transposed, adjoint, which in ((transpose_a, adjoint_a, "a"), (transpose_b, adjoint_b, "b")):
+            if transposed and adjoint:
+                raise ValueError(f"matmul: only one of transpose_{which} and adjoint_{which} can be True (for real "
+                                 f"numbers they mean the same)")
+        transpose_a, transpose_b = transpose_a or adjoint_a, transpose_b or adjoint_b
     a, b = convert_inputs("matmul", a, b)
     if output_type is not None:
         a, b = _widened("matmul", a, b, output_type)
