@@ -1,12 +1,14 @@
 """A JupyterHub for the course on one machine: a place to try the class route, and the base of `make hub-test`.
 
-Run it from a clone of the repository, after `make hub-test` (which installs JupyterHub, nbgitpuller and the proxy):
+Run it in a clone of the repository, after `make hub-test` (which installs JupyterHub, nbgitpuller and the proxy),
+from a folder of its own, where the hub keeps its database and cookie secret:
 
-    .venv/bin/python -m jupyterhub -f hub/jupyterhub_config.py
+    mkdir -p build/hub && cd build/hub && ../../.venv/bin/python -m jupyterhub -f ../../hub/jupyterhub_config.py
 
 then open http://127.0.0.1:8000, sign in with any name (any password), and open a link that
-`make hub-links` wrote. Every student's server runs in this Python environment, so it has minitape and the
-course's packages, and gets a home folder of its own under $MINITAPE_HUB_HOMES (a temporary folder by default).
+`make hub-links HUB_URL=http://127.0.0.1:8000 STUDENT_REPO=...` wrote. Every student's server runs in this Python
+environment, so it has minitape and the course's packages, and gets a home folder of its own under
+$MINITAPE_HUB_HOMES (a temporary folder by default).
 
 This hub lets anyone in and does not separate the students from each other (SimpleLocalProcessSpawner runs all
 servers as one system user): it is for trying the route on your own machine, not for a class. For a class,

@@ -161,7 +161,7 @@ class Student:
         self.base = f"{hub.url}/user/{name}"
         self.headers = {"Authorization": f"token {hub.token}"}
         self.client = AsyncHTTPClient(force_instance=True)
-        self.timings, self.errors, self.peak_pss = {}, [], 0
+        self.timings, self.errors, self.peak_pss, self.cpu_s = {}, [], 0, {"server": 0.0, "kernel": 0.0}
         self.code_cells = self.cells_run = 0
 
     async def call(self, method, url, body=None, timeout=60):
@@ -179,6 +179,9 @@ class Student:
             if server and server.get("ready"):
                 self.timings["server"] = time.monotonic() - started
                 return
+            if not (server or model.get("pending")):
+                raise RuntimeError(f"{self.name}'s server failed to start; the hub's log ends:\n"
+                                   f"{self.hub.tail_of_log()}")
             await asyncio.sleep(0.5)
         raise TimeoutError(f"{self.name}'s server was not ready in {timeout} s")
 
@@ -216,6 +219,7 @@ class Student:
         finally:
             connection.close()
         self.timings["lesson"] = time.monotonic() - started
+        self.sample()  # the kernel's whole run, before it stops
         await self.call("DELETE", f"{self.base}/api/sessions/{session['id']}")
 
     async def _execute(self, connection, source):
@@ -240,13 +244,17 @@ class Student:
             elif message["channel"] == "shell" and message["msg_type"] == "execute_reply":
                 return error or (None if message["content"]["status"] == "ok" else message["content"]["status"])
 
-    def sample_memory(self):
-        """Add up the proportional set size (shared pages split among their users) of the student's processes."""
-        pss = 0
+    def sample(self):
+        """Add up the memory and processor time of the student's server and kernels so far: the peak proportional
+        set size (shared pages split among their users), and the seconds of processor time used."""
+        pss, cpu = 0, {"server": 0.0, "kernel": 0.0}
         for process in self.hub.servers_of(self.name):
             with contextlib.suppress(psutil.Error):
                 pss += process.memory_full_info().pss
+                times = process.cpu_times()
+                cpu["kernel" if "ipykernel" in " ".join(process.cmdline()) else "server"] += times.user + times.system
         self.peak_pss = max(self.peak_pss, pss)
+        self.cpu_s = {kind: max(seconds, self.cpu_s[kind]) for kind, seconds in cpu.items()}
 
 
 async def work_through(student, repository, lesson_path, spawn_timeout):
@@ -271,7 +279,7 @@ async def _class_at_once(hub, names, repository, lesson_path, spawn_timeout, mem
     work = asyncio.gather(*(work_through(s, repository, lesson_path, spawn_timeout) for s in students))
     while not work.done():
         for student in students:  # psutil reads /proc: quick, and done between the students' steps
-            student.sample_memory()
+            student.sample()
         await asyncio.wait([work], timeout=memory_every_s)
     await work
     return students
@@ -286,7 +294,8 @@ def report_lines():
         lines.append(f"a class of {len(students)} at once, {psutil.cpu_count()} cores: "
                      f"{REPORT['class at once']:.1f} s from the first request to the last lesson's end")
         lines += [f"  {s['name']}: server ready {s['server']:.1f} s, pull {s['pull']:.1f} s, "
-                  f"{REPORT['class lesson']} {s['lesson']:.1f} s, peak memory {s['peak_MB']:.0f} MB"
+                  f"{REPORT['class lesson']} {s['lesson']:.1f} s, peak memory {s['peak_MB']:.0f} MB, "
+                  f"processor time: server {s['server_cpu_s']:.1f} s, kernel {s['kernel_cpu_s']:.1f} s"
                   for s in students]
     return lines
 

@@ -216,7 +216,9 @@ def test_a_class_works_through_a_lesson_at_once(hub, repository):
     REPORT["class at once"] = time.monotonic() - started
     REPORT["class lesson"] = CLASS_LESSON.removesuffix(".ipynb")
     REPORT["class"] = [{"name": s.name, **{step: round(seconds, 2) for step, seconds in s.timings.items()},
-                        "peak_MB": round(s.peak_pss / 2**20)} for s in students]
+                        "peak_MB": round(s.peak_pss / 2**20),
+                        **{f"{kind}_cpu_s": round(seconds, 2) for kind, seconds in s.cpu_s.items()}}
+                       for s in students]
     write_report()
 
     errors = [f"{s.name}: {error}" for s in students for error in s.errors]
