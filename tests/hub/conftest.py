@@ -4,6 +4,7 @@ The test starts servers and installs packages of its own, so it runs with `make 
 It shares the browser tests' helpers (tests/browser/browser_support.py) and prints the times it measured.
 """
 
+import importlib.util
 import pathlib
 import sys
 
@@ -34,14 +35,15 @@ def repository(tmp_path_factory):
     return publish(EDITION, folder), folder
 
 
-@pytest.fixture(scope="session")
-def chromium():
-    from browser_support import CHROMIUM, CHROMIUM_FLAGS, sync_playwright
+def _browser_fixtures():
+    """tests/browser/conftest.py, loaded under a name of its own, to share its fixtures."""
+    spec = importlib.util.spec_from_file_location("browser_fixtures", TESTS / "browser" / "conftest.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS)
-        yield browser
-        browser.close()
+
+chromium = _browser_fixtures().chromium  # Debian's Chromium, launched as the browser tests launch it
 
 
 def pytest_terminal_summary(terminalreporter):
