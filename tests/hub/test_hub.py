@@ -74,6 +74,12 @@ ALL_RAN = """() => {
 }"""
 OUTPUT_TEXT = """(index) => [...window.lessonPanel.content.widgets[index].node
   .querySelectorAll('.jp-OutputArea-output')].map(output => output.textContent).join('\\n')"""
+EXECUTION_COUNT = "(index) => window.lessonPanel.content.widgets[index].model.executionCount"
+# The check cell ran again: a new execution count (set by the kernel's reply, after the outputs) and an output.
+CHECK_RAN = f"""([index, before]) => {{
+  const count = ({EXECUTION_COUNT})(index);
+  return count !== null && count !== before && ({OUTPUT_TEXT})(index).trim() !== '';
+}}"""
 SOURCE = "(index) => window.lessonPanel.content.widgets[index].model.sharedModel.getSource()"
 MARK_CELL = "([index, name]) => window.lessonPanel.content.widgets[index].node.setAttribute('data-hub-test', name)"
 SAVED = "() => !window.lessonPanel.context.model.dirty"
@@ -155,17 +161,15 @@ def run_cell_and_its_check(page, lesson, answer):
     page.locator('[data-hub-test="exercise"] .cm-content').click()
     page.keyboard.press("Control+A")
     page.keyboard.insert_text(answer)
-    before = page.evaluate(OUTPUT_TEXT, lesson["check"])
+    count = page.evaluate(EXECUTION_COUNT, lesson["check"])
     page.keyboard.press("Shift+Enter")
     page.keyboard.press("Shift+Enter")
-    page.wait_for_function(f"(index) => ({OUTPUT_TEXT})(index) !== {json.dumps(before)} "
-                           f"&& window.lessonPanel.sessionContext.session?.kernel?.status === 'idle'",
-                           arg=lesson["check"], timeout=60_000)
+    page.wait_for_function(CHECK_RAN, arg=[lesson["check"], count], timeout=60_000)
     return page.evaluate(OUTPUT_TEXT, lesson["check"])
 
 
 @needs_hub
-def test_the_exercise_checks_the_students_answers(student, lesson):
+def test_the_exercise_checks_the_students_answers(hub, repository, student, lesson):
     student.evaluate(MARK_CELL, [lesson["exercise"], "exercise"])
     student.evaluate(RUN_ALL)
     student.wait_for_function(ALL_RAN, timeout=180_000)
@@ -181,6 +185,8 @@ def test_the_exercise_checks_the_students_answers(student, lesson):
 
     student.keyboard.press("Control+S")
     student.wait_for_function(SAVED, timeout=30_000)
+    saved = load(hub.homes / STUDENT / lesson_path(repository[1]))
+    assert "".join(saved["cells"][lesson["exercise"]]["source"]) == RIGHT_ANSWER, "Ctrl+S did not save the answer"
 
 
 @needs_hub
