@@ -18,7 +18,6 @@ import shutil
 import subprocess
 import sys
 import time
-import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
