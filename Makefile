@@ -48,3 +48,23 @@ nbgrader:
 
 bench:
 	$(PY) benchmarks/run.py
+
+# The class route on a JupyterHub (tests/hub, hub/jupyterhub_config.py): JupyterHub and nbgitpuller (the hub
+# extra), configurable-http-proxy from npm into build/hub-node/ (PyPI's Python implementation where npm is
+# missing), then a hub on 127.0.0.1 serving the student edition. MINITAPE_HUB_STUDENTS=10 for a bigger class.
+.PHONY: hub-test hub-links
+PROXY_NPM = configurable-http-proxy@5.3.0
+PROXY_PYPI = configurable-http-proxy==0.4.0
+hub-test: student
+	$(PY) -m pip install -q -e '.[hub]'
+	if command -v npm >/dev/null; then \
+	  npm install --silent --no-audit --no-fund --prefix build/hub-node $(PROXY_NPM); \
+	else \
+	  $(PY) -m pip install -q $(PROXY_PYPI); \
+	fi
+	MINITAPE_HUB_TEST=1 $(PY) -m pytest tests/hub
+
+# nbgitpuller links that open each lesson of build/student/ on your hub, once that folder is published as a
+# git repository: make hub-links STUDENT_REPO=https://github.com/you/ad-class HUB_URL=https://hub.example.edu
+hub-links: student
+	$(PY) scripts/hub_link.py "$(STUDENT_REPO)" --hub "$(HUB_URL)" --output build/hub-links.md
