@@ -6,13 +6,13 @@ what is wrong in kind and a hint, never the expected value. A reference solution
 ``with reference_solution("5.1"):``, which checks it and then gives the learner's own names back.
 
 What a student receives (the student edition, the nbgrader release) holds only the public part of this package:
-``check``, ``judge``, ``probes``, ``lessons/`` (public test cases and probes) and ``data/`` (hashes and kinds).
+``checks``, ``judge``, ``probes``, ``lessons/`` (public test cases and probes) and ``data/`` (hashes and kinds).
 The instructor's part: ``answers/`` (the answers, in plain Python), ``spec`` (how an answer is declared),
 ``safe_data`` (writes ``data/`` from the answers), ``editions`` (the student and nbgrader editions) and
 ``grading`` (the hidden tests). ``minitape`` itself holds none of this.
 """
 
-from classroom.check import check, passed, reference_solution
+from classroom.checks import check, passed, reference_solution
 from classroom.tapes import your_parts_or_reference
 
 __all__ = ["check", "passed", "reference_solution", "your_parts_or_reference"]

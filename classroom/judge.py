@@ -4,7 +4,7 @@ The answers (``classroom/answers/``, in the instructor's copy only) are turned b
 ``classroom/data/lesson_NN.json``, which holds no expected value. For each exercise it keeps the learner's name,
 the hints, and, for everything the check looks at (a *slot*: the answer itself, or what a probe observed of it
 on a public test case), the slot's kind (shape, dtype, or the type of an exact answer) and a hash of its value
-rounded at the tolerance. ``verdict`` compares an answer with that data; ``classroom.check`` prints it for the
+rounded at the tolerance. ``verdict`` compares an answer with that data; ``classroom.checks`` prints it for the
 learner, and the nbgrader edition's hidden tests run this same module, copied into them, for the grade.
 
 **Rounding.** A number x is mapped to u(x) = sign(x) log(1 + |x|/a), with a = atol/rtol: there the tolerance
@@ -62,7 +62,7 @@ def salt_of(name, case, slot, extra=""):
 
 def spread(x, rtol, atol):
     """u(x) = sign(x) log(1 + |x|/a), a = atol/rtol: the axis on which the tolerance has the same width everywhere."""
-    a = atol / rtol if atol > 0 else 1e-300
+    a = atol / rtol
     size = abs(x) / a
     u = math.log1p(size) if math.isfinite(size) else math.log(abs(x)) - math.log(a)
     return math.copysign(u, x)
@@ -198,8 +198,8 @@ def exact_form(value):
 
 def numeric_slot(value, rtol, atol, salt):
     """The data of a numeric slot whose right value is ``value``: kind, rounding grids and hash, never the value."""
-    if not 1e-13 <= rtol <= 0.05 or atol < 0:
-        raise ValueError(f"rtol must be within 1e-13 and 0.05 and atol at least 0, not rtol={rtol}, atol={atol}")
+    if not 1e-13 <= rtol <= 0.05 or not atol > 0:
+        raise ValueError(f"rtol must be within 1e-13 and 0.05 and atol above 0, not rtol={rtol}, atol={atol}")
     array, problem = as_numbers(value)
     if problem:
         raise TypeError(f"a numeric answer must be numbers, but {problem}")

@@ -9,7 +9,7 @@ which holds no answer: every kind of spec is judged by ``classroom.judge`` from 
 - ``choice``: an exact answer (a string, an int, a tuple such as a shape), maybe among public ``options``;
 - ``function``: a function (or a class, ``answer="class"``; anything, ``answer="any"``), run by ``probe`` on each
   test case of ``cases``; what the probe observes of it is compared with what it observes of ``reference``;
-- ``tested``: an answer judged by a public ``test`` alone (a property: a count of calls, a convergence).
+- ``judged_by``: an answer judged by a public ``test`` alone (a property: a count of calls, a convergence).
 
 The probe, the test cases and the test are public: they live in ``classroom/lessons/lesson_NN.py`` (or are
 ``classroom.probes.call_with``, the default probe), since the students' check runs them too. ``mistakes`` are
@@ -140,6 +140,6 @@ def function(name, reference, cases, probe=None, rtol=1e-6, atol=1e-12, mistakes
                 mistakes=mistakes, needs=needs, gradient=gradient)
 
 
-def tested(name, test, hints=(), needs=None, answer="function", gradient=False):
+def judged_by(name, test, hints=(), needs=None, answer="function", gradient=False):
     """An answer judged by a public ``test(answer)`` alone: None if right, ``...`` if unanswered, else a sentence."""
     return Spec(name, answer, hints, test=test, needs=needs, gradient=gradient)

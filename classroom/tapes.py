@@ -4,7 +4,7 @@ A later cell of lesson 11 shows the learner's own tape at work, once the exercis
 checks. Until then it runs on the reference tape in the full edition; the student edition has no reference tape
 (nothing in a student's namespace may answer an exercise), so there the cell waits, and says for what.
 
->>> import classroom.check
+>>> import classroom.checks
 >>> print(your_parts_or_reference(lambda: None, ["99.1"], lesson=99))
 (This cell runs once exercise 99.1 passes its check; not yet: 99.1.)
 None
@@ -13,7 +13,7 @@ None
 import importlib
 import re
 
-from classroom.check import passed
+from classroom.checks import passed
 
 
 def your_parts_or_reference(yours, exercises, lesson, what="tape"):

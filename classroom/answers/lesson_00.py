@@ -3,7 +3,7 @@ from classroom.spec import choice, value
 
 EXERCISES = {
     # 0.0 is the demonstration in the lesson's "How exercises work" cell, not an exercise: its answer is shown there.
-    "0.0": value("slope", expected=6.0, hints=[
+    "0.0": value("slope", expected=6.0, gradient=True, hints=[
         "The power rule gives 2x; now put in the point.",
         "2x at x = 3: multiply."]),
     "0.1": value("answer_0_1", expected=3 * 2**2, hints=[

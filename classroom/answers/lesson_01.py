@@ -3,7 +3,7 @@ import numpy as np
 
 from classroom.lessons.lesson_01 import FIVE_POINT_CASES, GRADIENT_CASES, beats_central, calls_n_plus_one, \
     passes_gradient_check
-from classroom.spec import function, tested, value
+from classroom.spec import function, judged_by, value
 from minitape import numeric
 
 
@@ -32,7 +32,7 @@ EXERCISES = {
         "Four calls of f, at x + 2h, x + h, x - h and x - 2h, weighted as in the formula above.",
         "Watch the signs (the weights are -1, 8, -8, 1 in that order) and divide the whole sum by 12h: "
         "parentheses around 12 * h."]),
-    "1.2b": tested("five_point", test=beats_central, hints=[
+    "1.2b": judged_by("five_point", test=beats_central, hints=[
         "If 1.2a passes, so does this one: the fourth-order formula is far more accurate at h = 1e-2.",
         "A formula of order four loses its advantage only when a weight or a sign is wrong."]),
     "1.3a": value("h_model", expected=np.sqrt(2 * np.finfo(np.float32).eps / 6), mistakes=[
@@ -48,10 +48,10 @@ EXERCISES = {
     "1.4a": function("fd_gradient", reference=fd_gradient, cases=GRADIENT_CASES, rtol=1e-9, hints=[
         "f_x is f called once at x, before the loop; in the loop, moved is x with entry i moved by h.",
         "Entry i of the gradient is (f(moved) - f_x) / h: the forward difference along input i."]),
-    "1.4b": tested("fd_gradient", test=calls_n_plus_one, hints=[
+    "1.4b": judged_by("fd_gradient", test=calls_n_plus_one, hints=[
         "f(x) is the same for every input: the loop must use the f_x computed before it, not call f(x) again.",
         "One call before the loop and one per input inside it: nothing else may call f."]),
-    "1.5": tested("q_fixed", test=passes_gradient_check, hints=[
+    "1.5": judged_by("q_fixed", test=passes_gradient_check, hints=[
         "Differentiate q(x) = x / (1 + x²) with the quotient rule: the denominator has a derivative too.",
         "The quotient rule: (u / v)' = (u' v - u v') / v², here with u = x and v = 1 + x². The buggy rule kept "
         "only part of it; in code, x * x stands for x², and dq_dx is a formula in x."]),

@@ -4,7 +4,7 @@ import math
 import numpy as np
 
 from classroom.lessons.lesson_04 import DIAGONAL_CASES, QUOTIENTS, one_pass, quotient
-from classroom.spec import function, tested, value
+from classroom.spec import function, judged_by, value
 from minitape.dual import Dual
 
 # 4.1: h(x) = x exp(-x²), h'(x) = (1 - 2x²) exp(-x²); at 0.5, h and h' would be equal, so 1.5
@@ -65,7 +65,7 @@ EXERCISES = {
         "Seed every input with tangent 1 (mt.ones_like(x)), compute g(x) inside the accumulator's block, and "
         "return the tangent of the result as a NumPy array (.numpy()).",
     ]),
-    "4.4b": tested("diagonal_in_one_pass", test=one_pass, hints=[
+    "4.4b": judged_by("diagonal_in_one_pass", test=one_pass, hints=[
         "One ForwardAccumulator block, with one call of g inside it.",
         "A loop over unit seeds takes n passes; the one seed that fills the whole diagonal at once is the "
         "vector of ones.",

@@ -2,7 +2,7 @@
 import numpy as np
 
 from classroom.lessons.lesson_09 import LOSS_CASES, XS, converges_fast
-from classroom.spec import function, tested, value
+from classroom.spec import function, judged_by, value
 
 # -- 9.1: the two-weight network of section 1 -----------------------------------------------------------------
 _X1 = np.array([[1.0, 2.0]])
@@ -33,7 +33,7 @@ EXERCISES = {
         "estimates the gradient of a function f that returns one number, at the array x.",
         "Pass your function itself (not a call of it) and the starting weights w0: the result has w0's shape.",
     ]),
-    "9.2": tested("lr_fast", converges_fast, answer="value", hints=[
+    "9.2": judged_by("lr_fast", converges_fast, answer="value", hints=[
         "Try a few rates between 0.01 and 0.1, run fit_line(rate, 1000) yourself, and watch W and b.",
         "The error of the slow direction shrinks by (1 - lr λ_min) per epoch: 1000 epochs need (1 - lr λ_min)^1000 "
         "well below 0.001, and lr must stay below the limit of exercise 9.3.",

@@ -2,7 +2,7 @@
 import numpy as np
 
 from classroom.lessons.lesson_10 import POLICY_CASES, XENT_CASES, circles_look_right, classifies_circles
-from classroom.spec import function, tested
+from classroom.spec import function, judged_by
 
 
 def sigmoid(z):
@@ -46,12 +46,12 @@ EXERCISES = {
         "logits and divide by their sum. Then J is the dot product of π and r, and the gradient is π times (r - J), "
         "element by element.",
     ]),
-    "10.3a": tested("make_circles", circles_look_right, hints=[
+    "10.3a": judged_by("make_circles", circles_look_right, hints=[
         "Follow make_moons: draw a label (0 or 1) and an angle for each point, and put the point on its circle.",
         "An angle uniform in [0, 2π) and a radius (1 for label 0, 0.5 for label 1) give the point "
         "(radius cos angle, radius sin angle); then add rng.normal(0, noise, (n, 2)).",
     ]),
-    "10.3b": tested("circle_params", classifies_circles, answer="value", hints=[
+    "10.3b": judged_by("circle_params", classifies_circles, answer="value", hints=[
         "Make the data with your make_circles(200, 0.1, np.random.default_rng(1)), train with train_mlp, and keep "
         "the parameters it returns.",
         "If the accuracy is low, train for more steps or with a larger learning rate, and compute "

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 from classroom.lessons.lesson_11 import DIV_CASES, LOG_CASES, MUL_CASES, POWER_CASES, SWEEP_CASES, TANH_CASES, \
     TRIG_CASES, as_value_works, op_probe, record_works, sweep_probe, value_class
-from classroom.spec import function, tested, value
+from classroom.spec import function, judged_by, value
 
 
 class Value:
@@ -168,15 +168,15 @@ def op(name, reference, cases, hints, mistakes=()):
 
 
 EXERCISES = {
-    "11.1a": tested("Value", value_class, answer="class", hints=[
+    "11.1a": judged_by("Value", value_class, answer="class", hints=[
         "__init__ runs when you write Value(2): it stores the number on self.",
         "Convert the number with float(...) before storing it as self.data, so that Value(2).data is 2.0.",
     ]),
-    "11.1b": tested("as_value", as_value_works, needs={"11.1a": "Value"}, hints=[
+    "11.1b": judged_by("as_value", as_value_works, needs={"11.1a": "Value"}, hints=[
         "as_value must not wrap a Value twice: the tape follows Values by identity.",
         "isinstance(x, Value) tells you whether x is already a Value; otherwise make a new Value(x).",
     ]),
-    "11.2": tested("record", record_works, needs={"11.1a": "Value"}, hints=[
+    "11.2": judged_by("record", record_works, needs={"11.1a": "Value"}, hints=[
         "Three steps: make the new Value, append to the active tape's records if there is one, return the Value.",
         "Tape.active is None when no tape is recording; otherwise append the pair (new Value, parents) to "
         "Tape.active.records.",
