@@ -166,8 +166,10 @@ def as_numbers(value, gradient=False):
 
 
 def dtype_of(value):
-    """The dtype a learner chose, for an array or a tensor; None for numbers and lists, which carry none."""
-    if hasattr(value, "dtype") and hasattr(value, "shape"):
+    """The dtype a learner chose, for an array or a tensor; None for numbers (NumPy's too) and lists."""
+    if isinstance(value, np.ndarray):
+        return str(value.dtype)
+    if type(value).__module__.startswith("minitape") and hasattr(value, "dtype"):
         return str(np.dtype(getattr(value.dtype, "as_numpy_dtype", value.dtype)))
     return None
 

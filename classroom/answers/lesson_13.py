@@ -155,6 +155,11 @@ REFERENCE_TAPE = SimpleNamespace(**{part: globals()[part] for part in PARTS}, wh
 
 
 # -- typical slips, recognised by what they observe ---------------------------------------------------------------
+def reduce_mean_as_sum(a):
+    a = as_value(a)
+    return record(a.data.mean(), [(a, lambda g: np.full(a.data.shape, g))])
+
+
 class DenseWithoutActivation(Dense):
     def __call__(self, x):
         return matmul(x, self.weights) + self.bias
@@ -170,8 +175,9 @@ _OP_HINT = ("Follow add and neg: convert the inputs with as_value, then return r
             "one (input, lambda g: ...) pair per input.")
 
 
-def op(name, reference, cases, hints):
-    return function(name, reference=reference, cases=cases, probe=op_probe, rtol=1e-10, hints=hints)
+def op(name, reference, cases, hints, mistakes=()):
+    return function(name, reference=reference, cases=cases, probe=op_probe, rtol=1e-10, hints=hints,
+                    mistakes=mistakes)
 
 
 EXERCISES = {
@@ -190,7 +196,9 @@ EXERCISES = {
         "The result is one number (shape ()), and g too. Every entry of a adds to the sum once, so each gets "
         "all of g.",
         "The VJP copies g into an array of a's shape: np.full(a.data.shape, g)."]),
-    "13.3c": op("reduce_mean", reduce_mean, UNARY_CASES, hints=[
+    "13.3c": op("reduce_mean", reduce_mean, UNARY_CASES, mistakes=[
+        (reduce_mean_as_sum, "its gradient is off by a constant factor: each entry counts 1/n times in a mean")],
+        hints=[
         "Like the sum, with each entry counted 1/n times, n the number of entries (a.data.size).",
         "The VJP is np.full(a.data.shape, g / a.data.size)."]),
     "13.4": op("sigmoid_cross_entropy", sigmoid_cross_entropy, LOSS_CASES, hints=[
