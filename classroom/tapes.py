@@ -5,45 +5,47 @@ checks. Until then it runs on the reference tape in the full edition; the studen
 (nothing in a student's namespace may answer an exercise), so there the cell waits, and says for what.
 
 >>> import classroom.checks
->>> print(your_parts_or_reference(lambda: None, ["99.1"], lesson=99))
+>>> print(your_parts_or_reference(lambda: None, ["99.1"], lesson=99, parts=["Value"]))
 (This cell runs once exercise 99.1 passes its check; not yet: 99.1.)
 None
 """
 
 import importlib
 import re
+from types import SimpleNamespace
 
 from classroom.checks import passed
 
 
-def your_parts_or_reference(yours, exercises, lesson, what="tape"):
+def your_parts_or_reference(yours, exercises, lesson, parts, what="tape"):
     """The parts a later cell runs on: ``yours()`` once ``exercises`` pass, else the lesson's reference, else None.
 
-    The reference is ``REFERENCE_TAPE`` of ``classroom.answers.lesson_NN``, which only the full edition has; the
-    parts carry ``whose`` ("your tape", "the reference tape") for the cell's sentences. It prints which it is.
+    The reference is made of the ``parts`` (names such as "Value", "mul") of the lesson's answers, which only the
+    full edition has; the parts carry ``whose`` ("your tape", "the reference tape") for the cell's sentences. It
+    prints which it is.
     """
     unfinished = [exercise for exercise in exercises if not passed(exercise)]
     if not unfinished:
         print(f"(This cell runs on your {what}.)")
-        parts = yours()
-        parts.whose = f"your {what}"
-        return parts
+        found = yours()
+        found.whose = f"your {what}"
+        return found
     numbers = list(dict.fromkeys(re.sub(r"[a-z]$", "", exercise) for exercise in exercises))
     span = f"exercises {numbers[0]} to {numbers[-1]} pass their checks" if len(numbers) > 1 else \
         f"exercise {numbers[0]} passes its check"
     missing = ", ".join(dict.fromkeys(re.sub(r"[a-z]$", "", exercise) for exercise in unfinished))
-    reference = _reference(lesson)
-    if reference is None:
+    answers = _answers(lesson)
+    if answers is None:
         print(f"(This cell runs once {span}; not yet: {missing}.)")
         return None
     print(f"(This cell runs on the reference {what} until {span}; not yet: {missing}.)")
-    return reference
+    return SimpleNamespace(**{part: getattr(answers, part) for part in parts}, whose=f"the reference {what}")
 
 
-def _reference(lesson):
+def _answers(lesson):
     name = f"classroom.answers.lesson_{lesson:02d}"
     try:
-        return importlib.import_module(name).REFERENCE_TAPE
+        return importlib.import_module(name)
     except ModuleNotFoundError as error:
         if not name.startswith(error.name or "?"):
             raise

@@ -1,11 +1,10 @@
 """Answers of lesson 11, build your own tape.
 
 The reference tape is written out below, as a learner writes it in the lesson: its parts are this module's names,
-so that a check finds them as it finds a learner's in the notebook. ``REFERENCE_TAPE`` lends it to the lesson's
-later cells while the learner's tape is unfinished, in the full edition only.
+so that a check finds them as it finds a learner's in the notebook. The lesson's later cells run on it while the
+learner's tape is unfinished, in the full edition only (classroom.tapes).
 """
 import math
-from types import SimpleNamespace
 
 from classroom.lessons.lesson_11 import DIV_CASES, LOG_CASES, MUL_CASES, POWER_CASES, SWEEP_CASES, TANH_CASES, \
     TRIG_CASES, as_value_works, op_probe, record_works, sweep_probe, value_class
@@ -119,9 +118,6 @@ def reverse_sweep(records, target, sources):
     return [adjoint.get(s, 0.0) for s in sources]
 
 
-PARTS = ["Value", "as_value", "Tape", "record", "add", "neg", "mul", "div", "power", "exp", "log", "sin", "cos",
-         "tanh", "reverse_sweep"]
-REFERENCE_TAPE = SimpleNamespace(**{part: globals()[part] for part in PARTS}, whose="the reference tape")
 
 
 # -- typical slips, recognised by what they observe ---------------------------------------------------------------

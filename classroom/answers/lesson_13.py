@@ -2,10 +2,8 @@
 
 The reference array tape and its layer library are written out below, as a learner writes them in the lesson:
 its parts are this module's names, so that a check finds them as it finds a learner's in the notebook.
-``REFERENCE_TAPE`` lends it to the lesson's later cells while the learner's is unfinished, in the full edition only.
+The lesson's later cells run on it while the learner's is unfinished, in the full edition only (classroom.tapes).
 """
-from types import SimpleNamespace
-
 import numpy as np
 
 from classroom.lessons.lesson_13 import DENSE_CASES, LOSS_CASES, MATMUL_CASES, MLP_CASES, MUL_CASES, UNARY_CASES, \
@@ -149,9 +147,6 @@ class MLP:
         return self.hidden.trainable_variables + self.output.trainable_variables
 
 
-PARTS = ["Value", "as_value", "Tape", "record", "reverse_sweep", "unbroadcast", "add", "neg", "mul", "matmul", "tanh",
-         "reduce_sum", "reduce_mean", "sigmoid_cross_entropy", "Dense", "MLP"]
-REFERENCE_TAPE = SimpleNamespace(**{part: globals()[part] for part in PARTS}, whose="the reference tape")
 
 
 # -- typical slips, recognised by what they observe ---------------------------------------------------------------
