@@ -69,7 +69,7 @@ def resolve(reference):
     return getattr(importlib.import_module(module), name)
 
 
-def judge(exercise_id, answer):
+def assess(exercise_id, answer):
     """``(status, what is wrong)`` of ``answer``, with an answer no rule foresaw reported, never raised."""
     try:
         return verdict(exercise_id, EXERCISES, answer, resolve)
@@ -97,7 +97,7 @@ def line(exercise_id, status, problem, hints=(), count=0):
 
 def check(exercise_id, answer):
     """Print whether ``answer`` is right for exercise ``exercise_id``: ⏳, ✅, or ❌ with what is wrong and a hint."""
-    status, problem = judge(exercise_id, answer)
+    status, problem = assess(exercise_id, answer)
     _said[exercise_id] = status
     count = 0
     if status == "wrong":
@@ -136,7 +136,7 @@ def _fingerprint(answer):
     return ("other", type(answer).__name__, repr(answer))
 
 
-class reference_solution:  # noqa: N801 (used as a `with` statement, like a function)
+class reference_solution:  # lower case: a notebook uses it like a function, in a `with` statement
     """Run a reference solution, check it, and give the learner's names back.
 
     ``with reference_solution("5.1"):`` snapshots the caller's globals and lends it what earlier reference
@@ -168,7 +168,7 @@ class reference_solution:  # noqa: N801 (used as a `with` statement, like a func
     def _verdict(self, exercise_id, name):
         if name not in self.namespace:
             raise AssertionError(f"the reference solution of {exercise_id} does not define {name}")
-        status, problem = judge(exercise_id, self.namespace[name])
+        status, problem = assess(exercise_id, self.namespace[name])
         if status != "correct":
             raise AssertionError(f"the reference solution of {exercise_id} fails its own check: "
                                  f"{'it leaves the ...' if status == 'unanswered' else problem}")

@@ -67,9 +67,10 @@ def grade(exercise, answer):
 '''
 
 # The test itself: `found` is the builtins the notebook gives a new function (perhaps a fake); the real builtins
-# module is the one its `exec` belongs to, and only that module's own C functions (and the types written in C)
-# are kept. No name of the notebook is looked up after that: `().__class__.__class__` is `type`, and
-# `"".join.__class__` the type of C functions, by syntax alone.
+# module is the one its `exec` belongs to, and only that module's own C functions and the types written in C are
+# kept, with the constants Ellipsis and NotImplemented made by syntax. No name of the notebook is looked up after
+# that: `().__class__.__class__` is `type`, `"".join.__class__` the type of C functions, and `object.__eq__(0, 1)`
+# is NotImplemented.
 BOOTSTRAP = '''\
 def _hidden_test(answer, exercise={exercise!r}, data={data!r}, sources={sources},
                  loader={loader}, found=(lambda: 0).__builtins__, c_function="".join.__class__):
@@ -78,6 +79,7 @@ def _hidden_test(answer, exercise={exercise!r}, data={data!r}, sources={sources}
     builtins = {{name: thing for name, thing in real.__dict__.items()
                 if (kind(thing) is c_function and thing.__self__ is real and thing.__name__ == name)
                 or (kind(thing) is kind and not thing.__flags__ & 512)}}   # 512: a class written in Python
+    builtins["Ellipsis"], builtins["NotImplemented"] = ..., kind.__base__.__eq__(0, 1)   # the constants, by syntax
     namespace = {{"__builtins__": builtins, "__name__": "hidden_test", "module_type": kind(real), "SOURCES": sources,
                  "DATA": data}}
     builtins["exec"](builtins["compile"](loader, "<hidden test>", "exec"), namespace)

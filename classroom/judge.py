@@ -370,10 +370,9 @@ def _run(step, args, gradient, number=1, count=1):
         return step(*args), None
     except Wrong as wrong:
         return None, str(wrong)
-    except ReturnedNone:
-        lead = "it returned None" + (f" on test case {number}" if count > 1 else "")
-        return None, f"{lead}: is its return statement missing?" + (f" If it returns a gradient: {NONE_GRADIENT}"
-                                                                     if gradient else "")
+    except ReturnedNone:  # said alike in every part of an exercise, whichever case or test met it first
+        return None, "it returned None: is its return statement missing?" + (
+            f" If it returns a gradient: {NONE_GRADIENT}" if gradient else "")
     except Raised as raised:
         what = raised.what or "calling it" + (f" on test case {number}" if count > 1 else "")
         return None, f"{what} raised {type(raised.error).__name__}: {raised.error}"

@@ -25,23 +25,25 @@ import dis
 import inspect
 import textwrap
 
+import numpy as np
+
 MORE = "on test case {case} of {cases} its result is wrong in this way: {}"  # the default lead-in of a result
 ONE = "its result is wrong in this way: {}"  # the same when the exercise has one test case
 
 
-class NotAnswered(Exception):  # noqa: N818 (a state of the answer, not an error of the program)
+class NotAnswered(Exception):
     """The learner's ``...`` is still in the answer."""
 
 
-class Wrong(Exception):  # noqa: N818
+class Wrong(Exception):
     """The answer is wrong in a way the probe can say in a sentence (never with the expected value)."""
 
 
-class ReturnedNone(Exception):  # noqa: N818
+class ReturnedNone(Exception):
     """The learner's function returned None; the check says why that happens (a missing return, a gradient)."""
 
 
-class Raised(Exception):  # noqa: N818
+class Raised(Exception):
     """The learner's function raised ``error``; ``what`` names the call ("divide(Dual(1, 2), Dual(3, 0))")."""
 
     def __init__(self, error, what=None):
@@ -149,4 +151,4 @@ def call_with(function, *args):
 
 def _copies(args):
     """The arguments, with arrays copied, so that a learner's function cannot change the test's inputs."""
-    return tuple(arg.copy() if type(arg).__name__ == "ndarray" else arg for arg in args)
+    return tuple(arg.copy() if isinstance(arg, np.ndarray) else arg for arg in args)

@@ -198,7 +198,7 @@ def test_no_reference_is_named_in_any_file_a_student_receives(course):
 PROBE_THE_NAMESPACE = '''
 import sys
 from classroom import passed
-from classroom.checks import EXERCISES, judge
+from classroom.checks import EXERCISES, assess
 print("modules:", sorted(name for name in sys.modules if name.startswith("classroom.answers")))
 print("REFERENCE_TAPE:", "REFERENCE_TAPE" in globals())
 tried, right = 0, []
@@ -211,7 +211,7 @@ for exercise in EXERCISES_HERE:
         if candidate is None or candidate is globals().get(name):   # the learner's own stub is no borrowing
             continue
         tried += 1
-        if judge(exercise, candidate)[0] == "correct":
+        if assess(exercise, candidate)[0] == "correct":
             right.append(f"{exercise}: {candidate!r}")
 print("tried:", tried, "right:", right)
 tries = [answer for answer in range(20) if passed("6.4a")]   # passed() judges nothing: no oracle

@@ -550,8 +550,11 @@ def _grade(exercise_id, answer_name, namespace):
 
 
 def test_a_hidden_test_grades_the_answer():
+    from classroom.answers import lesson_08, lesson_11
     right = {"gradient_1": [2 * 3 + math.e, 3.0, 2.0]}
     assert _grade("5.1", "gradient_1", dict(right)) is None
+    assert _grade("8.1", "flip_gradient", {"flip_gradient": lesson_08.flip_gradient}) is None   # a probe's module
+    assert _grade("11.3a", "mul", {"mul": lesson_11.mul}) is None   # and what an answer builds on
     assert _grade("5.1", "gradient_1", {"gradient_1": [1.0, 2.0, 3.0]}) == "5.1: not correct yet: the value is wrong"
     assert _grade("5.1", "gradient_1", {"gradient_1": ...}) == "5.1: not answered yet"
 
@@ -575,3 +578,22 @@ def test_a_hidden_test_fails_when_python_s_own_functions_are_replaced(monkeypatc
     notebook = {"gradient_1": [2 * 3 + math.e, 3.0, 2.0], "__builtins__": {"exec": lambda *a: None}}
     with pytest.raises(AttributeError):   # no real builtins to be found: the test cannot pass
         _grade("5.1", "gradient_1", notebook)
+
+
+def _references():
+    """(exercise id, its reference answer) for every exercise whose answers module holds one."""
+    found = []
+    for lesson in safe_data.lessons():
+        answers = __import__(f"classroom.answers.lesson_{lesson:02d}", fromlist=["EXERCISES"])
+        for exercise_id, spec in answers.EXERCISES.items():
+            right = next((r for r in (spec.reference, spec.expected, getattr(answers, spec.name, None))
+                          if r is not None), None)
+            if right is not None:
+                found.append((exercise_id, right))
+    return found
+
+
+@pytest.mark.parametrize("exercise_id, right", _references(), ids=[i for i, _ in _references()])
+def test_every_hidden_test_passes_the_reference_and_fails_the_stub(exercise_id, right):
+    assert _grade(exercise_id, "answer", {"answer": right}) is None
+    assert _grade(exercise_id, "answer", {"answer": ...}) == f"{exercise_id}: not answered yet"

@@ -8,7 +8,7 @@ import nbformat
 import numpy as np
 import pytest
 
-from classroom.checks import judge
+from classroom.checks import assess
 
 LESSON = pathlib.Path(__file__).resolve().parents[1] / "notebooks" / "13_your_tape_on_arrays.ipynb"
 
@@ -41,7 +41,7 @@ def define(namespace, *sources):
 
 def problem(exercise, answer):
     """What the student's check says of ``answer``: None when right, ... when unanswered, else a sentence."""
-    status, what = judge(exercise, answer)
+    status, what = assess(exercise, answer)
     return None if status == "correct" else ... if status == "unanswered" else what
 
 

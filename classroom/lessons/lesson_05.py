@@ -11,7 +11,7 @@ def layer(W, x):
 W_3X4 = mt.constant(np.random.default_rng(1).normal(size=(3, 4)), dtype=mt.float64)
 
 
-def tanh_of_W_x(x):  # noqa: N802 (the maths' W)
+def tanh_of_W_x(x):
     return layer(W_3X4, x)
 
 

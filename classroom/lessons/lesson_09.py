@@ -14,12 +14,12 @@ def fit_line(lr, epochs):
     """W and b after ``epochs`` steps of gradient descent at rate ``lr``, as the lesson's fit_line (float32)."""
     x_data = mt.constant(XS.astype(np.float32))
     y_data = 3.0 * x_data + 2.0
-    W, b = mt.Variable(0.0), mt.Variable(0.0)  # noqa: N806 (the lesson's names)
+    W, b = mt.Variable(0.0), mt.Variable(0.0)
     history = []
     for _ in range(epochs):
         with mt.GradientTape() as tape:
             loss = mt.reduce_mean(mt.square(W * x_data + b - y_data))
-        dW, db = tape.gradient(loss, [W, b])  # noqa: N806
+        dW, db = tape.gradient(loss, [W, b])
         W.assign_sub(lr * dW)
         b.assign_sub(lr * db)
         history.append(float(W) - 3.0)
@@ -33,7 +33,7 @@ def converges_fast(answer):
     if not math.isfinite(answer) or answer <= 0:
         return "a learning rate must be a positive number: the step goes against the gradient by lr times it"
     with np.errstate(all="ignore"):
-        W, b, history = fit_line(float(answer), 1000)  # noqa: N806
+        W, b, history = fit_line(float(answer), 1000)
     if not (math.isfinite(W) and math.isfinite(b)) or abs(W - 3) > 3:
         return ("with this rate training blows up: W ends further from 3 than where it started. "
                 "The rate is too large")

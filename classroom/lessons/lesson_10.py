@@ -53,7 +53,7 @@ def classifies_circles(params):
     hidden = shapes[0][1] if len(shapes[0]) == 2 else None
     if hidden is None or shapes != [(2, hidden), (hidden,), (hidden, 1), (1,)]:
         return f"its parameters have shapes {shapes}, not those of train_mlp's network"
-    W1, b1, W2, b2 = (mt.convert_to_tensor(p).numpy().astype(np.float64) for p in params)  # noqa: N806
+    W1, b1, W2, b2 = (mt.convert_to_tensor(p).numpy().astype(np.float64) for p in params)
     points, labels = TEST_CIRCLES
     logits = (np.tanh(points @ W1 + b1) @ W2 + b2)[:, 0]
     accuracy = np.mean((logits > 0) == labels)

@@ -13,7 +13,7 @@ def _placeholder(x):
 
 
 # -- 11.1 ----------------------------------------------------------------------------------------------------------
-def value_class(Value):  # noqa: N803 (the learner's class)
+def value_class(Value):
     """11.1a: Value(x).data is x as a Python float."""
     v = Value(2)
     if not hasattr(v, "data"):
@@ -30,7 +30,7 @@ def value_class(Value):  # noqa: N803 (the learner's class)
 
 def as_value_works(as_value):
     """11.1b: as_value gives a Value back as it is, and wraps a number in a new Value."""
-    (Value,) = parts(as_value, "Value")  # noqa: N806
+    (Value,) = parts(as_value, "Value")
     v = Value(2.0)
     try:
         same = as_value(v)
@@ -54,7 +54,7 @@ def as_value_works(as_value):
 # -- 11.2 ----------------------------------------------------------------------------------------------------------
 def record_works(record):
     """11.2: record returns the new Value and, inside a with Tape() block, appends (new Value, parents)."""
-    Value, Tape = parts(record, "Value", "Tape")  # noqa: N806
+    Value, Tape = parts(record, "Value", "Tape")
     a, b = Value(2.0), Value(3.0)
     with Tape() as tape:
         inside = call(record, 6.0, [(a, 3.0), (b, 2.0)])
@@ -94,7 +94,7 @@ INPUT_NAMES = ["a", "b"]
 
 def op_probe(op, numbers, extra):
     """The number of the op's result and the partial it records for each input, on the learner's tape."""
-    Value, Tape = parts(op, "Value", "Tape")  # noqa: N806
+    Value, Tape = parts(op, "Value", "Tape")
     name = op.__name__
     inputs = [Value(x) for x in numbers]
     with Tape() as tape:
@@ -119,7 +119,7 @@ def op_probe(op, numbers, extra):
         Slot(p, f"the partial recorded for {who} is wrong: {{}}") for who, p in zip(INPUT_NAMES, partials)]
 
 
-def _mixes_numbers(op, name, Value, Tape, count, extra):  # noqa: N803
+def _mixes_numbers(op, name, Value, Tape, count, extra):
     """Plain numbers must work too, as in 2 * x and 1 / x; run inside a tape, as the lesson's cells do."""
     numbers = (2.0, Value(5.0)) if count == 2 else (0.5,)
     what = f"{name}({', '.join(map(repr, numbers + extra))})"

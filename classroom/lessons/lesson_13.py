@@ -38,7 +38,7 @@ LOSS_CASES = [((np.array([[-800.0], [-3.0], [0.0], [0.5], [4.0], [800.0]]),),
 
 def op_probe(op, arrays, extra):
     """The op's result and the gradient of each input, swept back from a random upstream gradient g."""
-    Value, Tape = parts(op, "Value", "Tape")  # noqa: N806
+    Value, Tape = parts(op, "Value", "Tape")
     name = op.__name__
     who = ["logits"] if extra else ["a", "b"]
     shapes = " and ".join(str(np.shape(a)) for a in arrays)
@@ -79,7 +79,7 @@ def op_probe(op, arrays, extra):
 
 
 # -- 13.5: the layer library ---------------------------------------------------------------------------------------
-def variables(model, expected_shapes, what, Value):  # noqa: N803
+def variables(model, expected_shapes, what, Value):
     """The model's trainable variables by shape, after checking their number, kind and shapes."""
     found = model.trainable_variables
     if found is ...:
@@ -99,7 +99,7 @@ def variables(model, expected_shapes, what, Value):  # noqa: N803
     return {v.data.shape: v for v in found}
 
 
-def _output_and_gradients(model, x, shapes, found, Value, Tape, what):  # noqa: N803
+def _output_and_gradients(model, x, shapes, found, Value, Tape, what):
     """The model's output on x and the gradient of sum(output) for each variable, in the order of ``shapes``."""
     with Tape() as tape:
         out = call(model, Value(x), what=f"calling {what}")
@@ -115,9 +115,9 @@ def _output_and_gradients(model, x, shapes, found, Value, Tape, what):  # noqa: 
 DENSE_CASES = [(None,), ("tanh",)]
 
 
-def dense_probe(Dense, activation_name):  # noqa: N803
+def dense_probe(Dense, activation_name):
     """13.5a: a Dense layer's initial variables, then its output and gradients with set weights and bias."""
-    Value, Tape = parts(Dense, "Value", "Tape")  # noqa: N806
+    Value, Tape = parts(Dense, "Value", "Tape")
     activation = parts(Dense, activation_name)[0] if activation_name else None
     try:
         layer = Dense(3, 2, np.random.default_rng(0))
@@ -149,9 +149,9 @@ MLP_CASES = [()]
 MLP_SHAPES = [(2, 5), (5,), (5, 1), (1,)]
 
 
-def mlp_probe(MLP):  # noqa: N803
+def mlp_probe(MLP):
     """13.5b: the output of MLP(2, 5, rng) and the gradient of each of its four variables, set to random values."""
-    Value, Tape = parts(MLP, "Value", "Tape")  # noqa: N806
+    Value, Tape = parts(MLP, "Value", "Tape")
     try:
         model = MLP(2, 5, np.random.default_rng(0))
     except Exception as error:  # the learner's code failed: say how
