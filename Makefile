@@ -18,7 +18,7 @@ lab:
 # The linter first (pyproject.toml's [tool.ruff]), then the static book (build/book/index.html), so that a lesson
 # it cannot render fails the tests.
 test: lint book
-	$(PY) -m pytest tests minitape notebooks --doctest-modules $(NBVAL)
+	$(PY) -m pytest tests minitape classroom notebooks --doctest-modules $(NBVAL)
 
 lint:
 	$(PY) -m ruff check
@@ -27,24 +27,28 @@ book:
 	$(PY) scripts/build_book.py
 
 # Re-execute every lesson top to bottom in a fresh kernel and store its outputs (after a library change);
-# reference solutions then lose theirs, so that a collapsed solution shows nothing, and sliders are stored as
+# first the exercises' data is written from their answers (classroom/data/, what the checks compare with).
+# Reference solutions then lose their outputs, so that a collapsed solution shows nothing, and sliders are stored as
 # their first picture (scripts/drop_widget_views.py says why). LESSONS="00 05" for some.
 notebooks:
+	$(PY) -m classroom.safe_data
 	for nb in $(LESSON_FILES); do \
 	  $(PY) -m jupyter nbconvert --to notebook --execute --inplace --ExecutePreprocessor.record_timing=False "$$nb" || exit 1; \
-	  $(PY) -m minitape.exercises.notebook clear-solutions "$$nb" || exit 1; \
+	  $(PY) -m classroom.editions tidy "$$nb" || exit 1; \
 	  $(PY) scripts/drop_widget_views.py "$$nb" || exit 1; \
 	done
 
-# The student edition in build/student/: no reference solutions, exercise and check cells without outputs.
+# The student edition in build/student/: no reference solutions, exercise and check cells without outputs, and
+# beside the lessons classroom/'s public part (the checks and their hashed data, no answer).
 student:
 	rm -rf build/student
-	$(PY) -m minitape.exercises.notebook student build/student $(LESSON_FILES)
+	$(PY) -m classroom.editions student build/student $(LESSON_FILES)
 
-# An nbgrader course folder in build/nbgrader/: cd there, then nbgrader generate_assignment 05_reverse_mode.
+# An nbgrader course folder in build/nbgrader/ (INSTRUCTORS.md): source/<lesson>/ is rewritten, the gradebook and
+# the submissions stay. Then: cd build/nbgrader && ../../.venv/bin/nbgrader generate_assignment 05_reverse_mode
 nbgrader:
-	rm -rf build/nbgrader
-	$(PY) -m minitape.exercises.notebook nbgrader build/nbgrader $(LESSON_FILES)
+	rm -rf build/nbgrader/source
+	$(PY) -m classroom.editions nbgrader build/nbgrader $(LESSON_FILES)
 
 bench:
 	$(PY) benchmarks/run.py

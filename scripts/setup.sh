@@ -17,6 +17,8 @@ if [ "$route" = conda ]; then
     # environment.yml holds the dependencies only (a "pip: -e ." line there breaks Binder builds).
     conda run -n minitape python -m pip install -q --no-deps -e . >&2
   fi
+  # classroom/ (the course's checks and editions) is no part of the minitape wheel: put the repository on the path.
+  conda run -n minitape python -c 'import pathlib, sys, sysconfig; pathlib.Path(sysconfig.get_paths()["purelib"], "minitape-course.pth").write_text(sys.argv[1] + "\n")' "$PWD"
   echo "conda run --no-capture-output -n minitape python"
   exit 0
 fi
@@ -43,4 +45,7 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   .venv/bin/python -m pip install -q -e '.[course,test,book]' >&2
   touch "$stamp"
 fi
+# classroom/ (the course's checks and editions) is no part of the minitape wheel: the repository goes on the
+# environment's path, so that the lessons' kernels, the tests and JupyterLab import it wherever they run.
+.venv/bin/python -c 'import pathlib, sys, sysconfig; pathlib.Path(sysconfig.get_paths()["purelib"], "minitape-course.pth").write_text(sys.argv[1] + "\n")' "$PWD"
 echo ".venv/bin/python"

@@ -21,7 +21,7 @@ import sys
 import time
 import urllib.request
 
-from minitape.exercises.notebook import tags
+from classroom.editions import tags
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 CHROMIUM = pathlib.Path("/usr/bin/chromium")
