@@ -25,6 +25,9 @@ PROGRAMS = {program: (module, RECORDED[name]["programs"].get(program))
 
 # TensorFlow's kernels reject bad values with InvalidArgumentError; minitape raises the Python ValueError.
 SAME_ERROR_IN_MINITAPE = {"InvalidArgumentError": "ValueError"}
+# A kernel that has no version for a dtype (bool + bool) raises InvalidArgumentError or NotFoundError; the recording
+# marks it "dtype", and minitape raises TypeError, as Python does for an operand of the wrong type.
+DTYPE_ERROR_IN_MINITAPE = "TypeError"
 
 # Where minitape differs from TensorFlow on purpose (the README lists these): program -> minitape's outcome.
 DELIBERATE = {
@@ -54,17 +57,35 @@ def run_minitape(name):
         return PROGRAMS[name][0].run(mt, name)
 
 
+def minitape_error(theirs):
+    """The error minitape raises where TensorFlow raised the recorded one."""
+    if theirs.get("dtype"):
+        return {"error": DTYPE_ERROR_IN_MINITAPE}
+    return {"error": SAME_ERROR_IN_MINITAPE.get(theirs["error"], theirs["error"])}
+
+
 def assert_same(ours, theirs, where):
+    if "error" in theirs:
+        assert ours == minitape_error(theirs), f"{where}: minitape {ours}, TensorFlow {theirs}"
+        return
     assert ours.keys() == theirs.keys(), f"{where}: minitape {ours}, TensorFlow {theirs}"
     if "list" in theirs:
         assert len(ours["list"]) == len(theirs["list"]), where
         for k, (o, t) in enumerate(zip(ours["list"], theirs["list"])):
             assert_same(o, t, f"{where}[{k}]")
+    elif "dict" in theirs:
+        assert ours["dict"].keys() == theirs["dict"].keys(), where
+        for k in theirs["dict"]:
+            assert_same(ours["dict"][k], theirs["dict"][k], f"{where}[{k!r}]")
     elif "value" in theirs:
         assert (ours["shape"], ours["dtype"]) == (theirs["shape"], theirs["dtype"]), where
-        np.testing.assert_allclose(np.array(ours["value"]), np.array(theirs["value"]), rtol=1e-6, err_msg=where)
-    elif "error" in theirs:
-        assert ours["error"] == SAME_ERROR_IN_MINITAPE.get(theirs["error"], theirs["error"]), where
+        if np.dtype(theirs["dtype"]).kind == "f":  # float16 keeps about 3 significant digits, float32 about 7
+            rtol = 1e-3 if theirs["dtype"] == "float16" else 1e-6
+            np.testing.assert_allclose(np.array(ours["value"]), np.array(theirs["value"]), rtol=rtol, err_msg=where)
+        else:  # integers and booleans: exactly
+            np.testing.assert_array_equal(np.array(ours["value"]), np.array(theirs["value"]), err_msg=where)
+    elif "number" in theirs:
+        np.testing.assert_allclose(ours["number"], theirs["number"], rtol=1e-6, err_msg=where)
     else:
         assert ours == theirs, where
 
