@@ -8,7 +8,8 @@ gradients are summed back to each input's shape.
 
 import numpy as np
 
-from ..primitive import apply, broadcast_shape, convert_inputs
+from ..dtypes import FLOATING
+from ..primitive import apply, broadcast_shape, check_dtype, convert_inputs
 from .shapes import Broadcasting, transpose
 
 
@@ -35,6 +36,9 @@ _matmul = Broadcasting(
          lambda t, c, a, b, transpose_a, transpose_b: matmul(a, t, transpose_a, transpose_b)])
 
 
+_MATMUL = FLOATING | {np.dtype(np.int32), np.dtype(np.int64)}  # TensorFlow's kernels
+
+
 def matmul(a, b, transpose_a=False, transpose_b=False):
     """The matrix product of ``a`` and ``b`` (rank 2 or more; leading dimensions are batches).
 
@@ -42,6 +46,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False):
     array([[0.55]], dtype=float32)
     """
     a, b = convert_inputs("matmul", a, b)
+    check_dtype("matmul", a, _MATMUL)
     sa, sb = a._value.shape, b._value.shape
     if len(sa) < 2 or len(sb) < 2:
         raise ValueError(f"matmul: both inputs need at least 2 dimensions, got shapes {sa} and {sb}; "
