@@ -257,21 +257,21 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=False):
         axes = _axes(axis, x._value.ndim, "norm")
     _norm_order(ord, matrix)
     if ord in ("euclidean", "fro") or (ord == 2 and not matrix):
-        result = sqrt(reduce_sum(x * x, axes, keepdims=True))
-    elif ord == 2:  # the spectral norm: the two axes last, then the largest singular value of each matrix
+        return sqrt(reduce_sum(x * x, axes, keepdims))
+    if not matrix:
+        if ord == 1:
+            return reduce_sum(abs(x), axes, keepdims)
+        if ord == np.inf:
+            return reduce_max(abs(x), axes, keepdims)
+        return pow(reduce_sum(pow(abs(x), float(ord)), axes, keepdims), 1.0 / ord)  # a p-norm
+    if ord == 2:  # the spectral norm: the two axes last, then the largest singular value of each matrix
         rest = tuple(a for a in range(x._value.ndim) if a not in axis)
         largest = apply(_spectral_norm, (transpose(x, rest + axis),))
-        result = reshape(largest, _kept_shape(x, axes))
-    elif ord == 1:
-        result = reduce_sum(abs(x), axis[0] if matrix else axes, keepdims=True)
-        if matrix:
-            result = reduce_max(result, axis[1], keepdims=True)
-    elif ord == np.inf:
-        result = reduce_sum(abs(x), axis[1], keepdims=True) if matrix else abs(x)
-        result = reduce_max(result, axis[0] if matrix else axes, keepdims=True)
-    else:  # a p-norm
-        result = pow(reduce_sum(pow(abs(x), float(ord)), axes, keepdims=True), 1.0 / ord)
-    return result if keepdims else squeeze(result, axes) if axes else result
+        return reshape(largest, _kept_shape(x, axes)) if keepdims else largest
+    # 1: the largest sum of |x| down axis[0]; inf: the largest sum along axis[1] (column and row sums of a matrix)
+    inner, outer = (axis[0], axis[1]) if ord == 1 else (axis[1], axis[0])
+    result = reduce_max(reduce_sum(abs(x), inner, keepdims=True), outer, keepdims=True)
+    return result if keepdims else squeeze(result, axes)
 
 
 def clip_by_norm(t, clip_norm, axes=None):
