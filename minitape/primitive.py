@@ -142,9 +142,9 @@ def convert_inputs(op_name, *values):
                 raise TypeError(f"{op_name}: all inputs must have the same dtype, got {np.dtype(dtype).name} and "
                                 f"{v._value.dtype.name}. {_cast_hint(np.dtype(dtype), v._value.dtype)}")
     if dtype is None and len(values) > 1:
-        first = _convert(values[0], None, op_name)
-        return (first,) + tuple([_convert(v, first._value.dtype, op_name) for v in values[1:]])
-    return tuple([_convert(v, dtype, op_name) for v in values])
+        first = convert_input(values[0], None, op_name)
+        return (first,) + tuple([convert_input(v, first._value.dtype, op_name) for v in values[1:]])
+    return tuple([convert_input(v, dtype, op_name) for v in values])
 
 
 def _cast_hint(a, b):
@@ -157,7 +157,9 @@ def _cast_hint(a, b):
     return f"Convert the {source.name} input first: mt.cast(x, mt.{target.name})."
 
 
-def _convert(value, dtype, op_name):
+def convert_input(value, dtype, op_name):
+    """One input of op ``op_name`` as a tensor of ``dtype`` (None: its own); a Variable is read, a list that holds
+    tensors is packed. Errors name ``op_name``."""
     if type(value) is Tensor:
         return value
     if isinstance(value, Variable):

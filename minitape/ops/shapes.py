@@ -8,7 +8,7 @@ each other, ``getitem`` and ``_scatter`` undo each other.
 
 import numpy as np
 
-from ..primitive import Primitive, apply, convert_inputs
+from ..primitive import Primitive, apply, convert_input, convert_inputs
 from ..tensor import Tensor, Variable, convert_to_tensor, holds_tensors
 
 
@@ -473,12 +473,7 @@ def _packed(value, dtype, requested, op_name):
             from .elementwise import cast  # noqa: PLC0415  (elementwise ops are built on this module)
             x = cast(x, dtype)
         return x
-    if holds_tensors(value):
-        return pack(value, dtype, op_name)
-    try:
-        return convert_to_tensor(value, dtype=dtype)
-    except (TypeError, ValueError) as e:
-        raise type(e)(f"{op_name}: {e}") from None
+    return convert_input(value, dtype, op_name)  # numbers, arrays, and lists, which are packed in turn
 
 
 __all__ = ["identity", "stop_gradient", "reshape", "transpose", "expand_dims", "squeeze", "broadcast_to",
