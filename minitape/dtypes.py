@@ -108,6 +108,9 @@ def as_dtype(type_value):
     """
     if isinstance(type_value, DType):
         return type_value
+    found = _BY_NUMPY.get(type_value) if isinstance(type_value, np.dtype) else None
+    if found is not None:  # a tensor's own NumPy dtype, the commonest case: no conversion needed
+        return found
     try:
         return _BY_NUMPY[np.dtype(type_value)]
     except (TypeError, KeyError):

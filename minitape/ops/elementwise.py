@@ -34,10 +34,16 @@ from .creation import zeros_like
 from .shapes import Broadcasting, one_axis
 
 
+# Performance (benchmarks/README.md): every op of this module takes every float dtype, so only other dtypes are
+# looked up; float32, the default, is recognised by identity, which is cheaper than reading `.kind`.
+_FLOAT32 = np.dtype(np.float32)
+
+
 def _input(op_name, x, allowed):
     if type(x) is not Tensor:
         (x,) = convert_inputs(op_name, x)
-    return x if x._value.dtype.kind == "f" else check_dtype(op_name, x, allowed)  # every op here takes floats
+    dtype = x._value.dtype
+    return x if dtype is _FLOAT32 or dtype.kind == "f" else check_dtype(op_name, x, allowed)
 
 
 def _as_float(x):
@@ -88,14 +94,16 @@ def binary(name, forward, derivatives, doc, keeps="inputs", dtypes=NUMBERS, line
                         keeps=keeps)
 
     def op(x, y):
-        if type(y) is float and type(x) is Tensor and x._value.dtype.kind == "f":
-            y = float_constant(y, x._value.dtype)  # `x * 0.5`: the commonest case, converted directly
-        elif type(x) is not Tensor or type(y) is not Tensor or x._value.dtype != y._value.dtype:
-            x, y = convert_inputs(name, x, y)
-        if x._value.dtype.kind != "f":  # floats pass every op of this module; others are checked
-            check_dtype(name, x, dtypes)
-            if divides and x._value.dtype.kind in "iu":
-                x, y = _as_float(x), _as_float(y)
+        if type(y) is float and type(x) is Tensor and ((dtype := x._value.dtype) is _FLOAT32 or dtype.kind == "f"):
+            y = float_constant(y, dtype)  # `x * 0.5`: the commonest case, converted directly
+        else:
+            if type(x) is not Tensor or type(y) is not Tensor or (dtype := x._value.dtype) != y._value.dtype:
+                x, y = convert_inputs(name, x, y)
+                dtype = x._value.dtype
+            if dtype is not _FLOAT32 and dtype.kind != "f":
+                check_dtype(name, x, dtypes)
+                if divides and dtype.kind in "iu":
+                    x, y = _as_float(x), _as_float(y)
         try:
             return apply(prim, (x, y))
         except ValueError:  # checked only on failure: most calls have compatible shapes

@@ -46,7 +46,8 @@ def matmul(a, b, transpose_a=False, transpose_b=False):
     array([[0.55]], dtype=float32)
     """
     a, b = convert_inputs("matmul", a, b)
-    check_dtype("matmul", a, _MATMUL)
+    if a._value.dtype.kind != "f":  # every float is allowed: only others are looked up
+        check_dtype("matmul", a, _MATMUL)
     sa, sb = a._value.shape, b._value.shape
     if len(sa) < 2 or len(sb) < 2:
         raise ValueError(f"matmul: both inputs need at least 2 dimensions, got shapes {sa} and {sb}; "

@@ -35,7 +35,7 @@ def integer_axes(axis, op_name):
 def one_axis(axis, ndim, op_name):
     """``axis`` as a single non-negative axis of a tensor with ``ndim`` dimensions (-1 is the last)."""
     axes = integer_axes(axis, op_name)
-    if np.ndim(axis._value if isinstance(axis, Tensor) else axis) != 0:
+    if not isinstance(axis, (int, np.integer)) and np.ndim(axis._value if isinstance(axis, Tensor) else axis) != 0:
         raise ValueError(f"{op_name}: axis must be a single integer, got {axis!r}")
     if ndim == 0:
         raise ValueError(f"{op_name}: axis {axes[0]} is out of range: the tensor is a scalar, which has no axes "
@@ -111,10 +111,11 @@ def reshape(tensor, shape):
     if dims.size and dims.dtype.kind not in "iu":
         raise TypeError(f"reshape: shape must be integers, got {shape!r} (dtype {dims.dtype}); "
                         f"write it as integers, e.g. (2, 3), or cast it with mt.cast(shape, mt.int32)")
-    if np.any(dims < -1) or np.count_nonzero(dims == -1) > 1:
-        raise ValueError(f"reshape: shape {tuple(int(d) for d in dims)} has a negative size; sizes are 0 or more, "
-                         f"and one of them may be -1 (\"whatever fits\")")
-    shape = _with_minus_one_filled(tuple(int(d) for d in dims), x._value.shape)
+    shape = tuple([int(d) for d in dims])
+    if shape.count(-1) > 1 or any(d < -1 for d in shape):
+        raise ValueError(f"reshape: shape {shape} has a negative size; sizes are 0 or more, and one of them may "
+                         f"be -1 (\"whatever fits\")")
+    shape = _with_minus_one_filled(shape, x._value.shape)
     try:
         shape = _dummy(x._value.shape).reshape(shape).shape
     except ValueError:
@@ -130,7 +131,7 @@ def _with_minus_one_filled(shape, old):
     >>> _with_minus_one_filled((0, -1), (0, 3)), _with_minus_one_filled((-1,), (0, 3))
     ((0, 3), (0,))
     """
-    if shape.count(-1) != 1 or np.prod(old) != 0:
+    if 0 not in old or shape.count(-1) != 1:
         return shape  # nothing to work out, or NumPy does it (and says what is wrong)
     known = [d for d in shape if d != -1]
     if 0 not in known:
