@@ -16,17 +16,15 @@ import numpy as np
 from ..dtypes import FLOATING, as_dtype
 from ..primitive import check_dtype, convert_inputs
 from ..tensor import Tensor
-from .shapes import broadcast_to, concat, expand_dims, getitem, one_axis
+from .shapes import broadcast_to, concat, expand_dims, getitem, integer_axes, one_axis
 
 
 def _shape(shape, op_name):
     """``shape`` (a list, a tuple, an int or an integer tensor) as a tuple of sizes, checked."""
-    dims = np.reshape(np.asarray(shape._value if isinstance(shape, Tensor) else shape), -1)
-    if dims.size and dims.dtype.kind not in "iu":
-        raise TypeError(f"{op_name}: a shape is a list of integers, got {shape!r}")
-    if np.any(dims < 0):
-        raise ValueError(f"{op_name}: sizes cannot be negative, got shape {tuple(int(d) for d in dims)}")
-    return tuple(int(d) for d in dims)
+    dims = integer_axes(shape, op_name, "shape")
+    if any(d < 0 for d in dims):
+        raise ValueError(f"{op_name}: sizes cannot be negative, got shape {dims}")
+    return dims
 
 
 def zeros(shape, dtype="float32"):

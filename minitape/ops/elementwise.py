@@ -202,7 +202,14 @@ def _log_where_positive(x):
     return where(positive, log(where(positive, x, 1.0)), 0.0)
 
 
-pow = binary("pow", np.power,  # noqa: A001  (TensorFlow's name)
+def _power(x, y):
+    if x.dtype.kind in "iu" and np.any(y < 0):
+        raise ValueError("pow: an integer to a negative power is not an integer; convert to floats first, e.g. "
+                         "mt.cast(x, mt.float32)")
+    return np.power(x, y)
+
+
+pow = binary("pow", _power,  # noqa: A001  (TensorFlow's name)
              (lambda s, z, x, y: s * y * x ** (y - 1.0), lambda s, z, x, y: s * z * _log_where_positive(x)),
              "x ** y; the gradient for y uses log(x), taken as 0 where x <= 0.", keeps="both", dtypes=SIGNED)
 
@@ -302,7 +309,10 @@ def cast(x, dtype):
     array([ 1, -1], dtype=int32)
     """
     (x,) = convert_inputs("cast", x)
-    dtype = as_dtype(dtype).as_numpy_dtype
+    try:
+        dtype = as_dtype(dtype).as_numpy_dtype
+    except TypeError as e:
+        raise TypeError(f"cast: {e}") from None
     if x._value.dtype == dtype:
         return x
     return apply(_cast, (x,), {"dtype": dtype})

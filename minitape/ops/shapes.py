@@ -17,18 +17,19 @@ def _input(x, op_name):
 
 
 # -- axes -----------------------------------------------------------------------------------------
-def integer_axes(axis, op_name):
+def integer_axes(axis, op_name, what="axis"):
     """``axis`` (an int, a list of ints or an integer tensor) as a flat tuple of ints.
 
     A float axis is a TypeError, even 1.0, as in TensorFlow: truncating 1.9
-    to 1 would silently pick a dimension nobody asked for.
+    to 1 would silently pick a dimension nobody asked for. The same goes for
+    the other lists of integers an op takes (``what``: a shape, multiples, a perm).
 
     >>> integer_axes([0, -1], "reduce_sum")
     (0, -1)
     """
     values = np.asarray(axis._value if isinstance(axis, Tensor) else axis)
     if values.size and values.dtype.kind not in "iu":
-        raise TypeError(f"{op_name}: axis must be an integer or a list of integers, got {axis!r}")
+        raise TypeError(f"{op_name}: {what} must be an integer or a list of integers, got {axis!r}")
     return tuple(int(a) for a in values.reshape(-1))
 
 
@@ -153,7 +154,8 @@ def transpose(a, perm=None):
     """
     x = _input(a, "transpose")
     ndim = x._value.ndim
-    perm = tuple(range(ndim))[::-1] if perm is None else tuple(int(p) % max(ndim, 1) for p in perm)
+    perm = tuple(range(ndim))[::-1] if perm is None else tuple(
+        p % max(ndim, 1) for p in integer_axes(perm, "transpose", "perm"))
     if sorted(perm) != list(range(ndim)):
         raise ValueError(f"transpose: perm {perm} is not a permutation of the {ndim} dimensions "
                          f"of a tensor of shape {x._value.shape}")
@@ -202,7 +204,7 @@ _broadcast_to = Primitive("broadcast_to", lambda x, shape: np.broadcast_to(x, sh
 def broadcast_to(input, shape):
     """Repeat ``input`` along new or size-1 dimensions to reach ``shape`` (NumPy's rules)."""
     x = _input(input, "broadcast_to")
-    shape = tuple(int(d) for d in np.reshape(np.asarray(shape._value if isinstance(shape, Tensor) else shape), -1))
+    shape = integer_axes(shape, "broadcast_to", "shape")
     if x._value.shape == shape:
         return x
     try:
@@ -232,9 +234,14 @@ def unbroadcast(x, shape):
     array([4., 6.], dtype=float32)
     """
     x = _input(x, "unbroadcast")
-    shape = tuple(shape)
+    shape = integer_axes(shape, "unbroadcast", "shape")
     if x._value.shape == shape:
         return x
+    try:
+        np.broadcast_to(np.empty(shape, np.bool_), x._value.shape)
+    except ValueError:
+        raise ValueError(f"unbroadcast: a tensor of shape {x._value.shape} is not a broadcast of shape {shape}, so "
+                         f"it cannot be summed down to it") from None
     return apply(_unbroadcast, (x,), {"shape": shape})
 
 
@@ -302,6 +309,9 @@ def _plain_index(index):
 def _check_index(index, x):
     """A TypeError or ValueError (TensorFlow's classes) that names what is wrong with ``index`` for ``x``."""
     for i in index:
+        if not isinstance(i, (int, np.integer, slice, np.ndarray)) and i is not None and i is not Ellipsis:
+            raise TypeError(f"getitem: {i!r} is not a valid index: indices are integers, slices (1:3), ..., "
+                            f"None (a new axis), or integer tensors")
         if isinstance(i, (bool, np.bool_)):
             raise ValueError("getitem: True and False are not indices; to select elements where a condition "
                              "holds, index with a boolean tensor of the same shape (x[x > 0])")
@@ -417,8 +427,9 @@ def tile(input, multiples):
     array([1., 2., 1., 2.], dtype=float32)
     """
     x = _input(input, "tile")
-    multiples = tuple(int(m) for m in np.reshape(np.asarray(multiples._value if isinstance(multiples, Tensor)
-                                                            else multiples), -1))
+    multiples = integer_axes(multiples, "tile", "multiples")
+    if any(m < 0 for m in multiples):
+        raise ValueError(f"tile: multiples {multiples} must not be negative")
     if len(multiples) != x._value.ndim:
         raise ValueError(f"tile: multiples {multiples} must have one entry per dimension of the "
                          f"input's shape {x._value.shape}")
