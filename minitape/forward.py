@@ -92,16 +92,15 @@ class ForwardAccumulator:
         tangents = [self._tangents.get(x._id) for x in inputs]
         if not any(t is not None for t in tangents) or out._value.dtype.kind != "f":
             return
-        with recording.paused(self):  # the rule's own ops have no tangents of ours, nor of inner accumulators
+        with recording.paused(self) as outside:  # the rule's ops have no tangents of ours, nor of those inside
             tangent = prim.jvp(tangents, out, inputs, attrs)
         if tangent is not None:
             self._tangents[out._id] = tangent
             # Like the values themselves, tangents of intermediate results are dropped as soon as
             # nobody holds the result: forward mode keeps no history of the computation.
             self._alive[out._id] = weakref.ref(out, _forget(out._id, self._tangents, self._alive))
-            outside = recording.active()
-            outside = outside[:outside.index(self)]
-            if tangent._id > out._id and any(isinstance(r, GradientTape) for r in outside):
+            if outside and tangent._id > out._id and any(isinstance(r, GradientTape)
+                                                         for r in recording.active()[:outside]):
                 # A tape outside this accumulator has recorded the rule's ops too (reverse over forward); a
                 # picture of that tape hides them by these spans. Without such a tape there is nothing to hide.
                 self._jvp_spans.append((out._id + 1, tangent._id))

@@ -61,10 +61,12 @@ class paused:
         self.recorder = recorder
 
     def __enter__(self):
-        position = remove(self.recorder)
-        self.inside = _state.recorders[position:]
-        del _state.recorders[position:]
-        self.position = position
+        """Returns how many recorders are outside: 0 if ``recorder`` was the first."""
+        stack = _state.recorders
+        self.position = position = remove(self.recorder)
+        self.inside = stack[position:]
+        del stack[position:]
+        return position
 
     def __exit__(self, *exc):
         _state.recorders[self.position:self.position] = [self.recorder, *self.inside]
