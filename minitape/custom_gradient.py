@@ -32,7 +32,7 @@ from . import nest, recording
 from .ops import reduce_sum, zeros_like
 from .primitive import Primitive, apply
 from .tape import GradientTape
-from .tensor import Tensor, convert_to_tensor
+from .tensor import Tensor, Variable, convert_to_tensor
 
 
 class _VariableWatcher:
@@ -61,7 +61,8 @@ def custom_gradient(f):
 
     @functools.wraps(f)
     def wrapper(*args, **kwargs):
-        inputs = tuple([convert_to_tensor(a) for a in args])
+        # A Variable argument is read as an op reads it (its snapshot): the call is an op on the Variable itself.
+        inputs = tuple([a.snapshot() if isinstance(a, Variable) else convert_to_tensor(a) for a in args])
         with _VariableWatcher() as watcher:
             output = f(*inputs, **kwargs)
         if not (isinstance(output, (tuple, list)) and len(output) == 2 and callable(output[1])):
