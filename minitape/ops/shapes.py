@@ -17,6 +17,13 @@ def _input(x, op_name):
 
 
 # -- axes -----------------------------------------------------------------------------------------
+def _integers(shape, op_name, what):
+    """``shape`` as a tuple of ints: as it is if it already is one (the shapes rules pass), else checked."""
+    if type(shape) is tuple and all(type(d) is int for d in shape):
+        return shape
+    return integer_axes(shape, op_name, what)
+
+
 def integer_axes(axis, op_name, what="axis"):
     """``axis`` (an int, a list of ints or an integer tensor) as a flat tuple of ints.
 
@@ -204,7 +211,7 @@ _broadcast_to = Primitive("broadcast_to", lambda x, shape: np.broadcast_to(x, sh
 def broadcast_to(input, shape):
     """Repeat ``input`` along new or size-1 dimensions to reach ``shape`` (NumPy's rules)."""
     x = _input(input, "broadcast_to")
-    shape = integer_axes(shape, "broadcast_to", "shape")
+    shape = _integers(shape, "broadcast_to", "shape")
     if x._value.shape == shape:
         return x
     try:
@@ -234,14 +241,13 @@ def unbroadcast(x, shape):
     array([4., 6.], dtype=float32)
     """
     x = _input(x, "unbroadcast")
-    shape = integer_axes(shape, "unbroadcast", "shape")
-    if x._value.shape == shape:
+    shape = _integers(shape, "unbroadcast", "shape")
+    have = x._value.shape
+    if have == shape:
         return x
-    try:
-        np.broadcast_to(np.empty(shape, np.bool_), x._value.shape)
-    except ValueError:
-        raise ValueError(f"unbroadcast: a tensor of shape {x._value.shape} is not a broadcast of shape {shape}, so "
-                         f"it cannot be summed down to it") from None
+    if len(shape) > len(have) or any(d != 1 and d != h for d, h in zip(shape, have[len(have) - len(shape):])):
+        raise ValueError(f"unbroadcast: a tensor of shape {have} is not a broadcast of shape {shape}, so it cannot "
+                         f"be summed down to it")
     return apply(_unbroadcast, (x,), {"shape": shape})
 
 
