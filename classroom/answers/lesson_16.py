@@ -62,7 +62,7 @@ EXERCISES = {
         "For B: tr(X̄ᵀ A⁻¹ dB) = tr((A⁻ᵀ X̄)ᵀ dB), and A⁻ᵀ X̄ is one solve with Aᵀ. For A: tr(−X̄ᵀ A⁻¹ dA X); "
         "rotate X to the front and read off Ā in terms of B̄ and X."]),
     "16.3": function("adjoint_gradient", reference=adjoint_gradient, cases=ADJOINT_CASES, probe=adjoint_probe,
-                     rtol=1e-8, test=two_solves, mistakes=[
+                     rtol=1e-6, atol=1e-8, test=two_solves, mistakes=[
         (adjoint_gradient_without_minus, "the sign is wrong: Aᵀλ = ∇ₓL and dL/dθ_j = −λᵀ (∂A/∂θ_j) x")], hints=[
         "First solve for the temperatures x, then the adjoint equation Aᵀλ = ∇ₓL, where L = ½‖x − x_target‖².",
         "With x and λ, each derivative is a product: dL/dθ_j = −λᵀ (∂A/∂θ_j) x, with stiffness_derivative(theta, j) "

@@ -71,8 +71,8 @@ def ripple(x):
     return mt.tanh(mt.math.cumsum(x * x)) + 0.5 * x
 
 
-JVP_CASES = [(pair, np.array([1.0, 2.0, 0.5]), np.array([0.5, 0.0, 2.0])),
-             (ripple, np.linspace(-1.0, 1.0, 5), np.cos(np.arange(5.0)))]
+JVP_CASES = [(ripple, np.linspace(-1.0, 1.0, 5), np.cos(np.arange(5.0))),
+             (pair, np.array([1.0, 2.0, 0.5]), np.array([0.5, 0.0, 2.0]))]
 
 
 class ForwardModeUsed(Exception):
