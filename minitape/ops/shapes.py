@@ -306,6 +306,21 @@ def _plain_index(index):
                   else i for i in index])
 
 
+def _check_array_index(i, index):
+    """An array (or tensor) in ``index`` is a scalar integer, or a boolean mask that is the whole index."""
+    if i.dtype.kind not in "iub":
+        raise TypeError(f"getitem: {i!r} is not a valid index: indices are integers, slices (1:3), ..., "
+                        f"None (a new axis), or scalar integer tensors")
+    if i.dtype.kind in "iu" and i.ndim > 0:
+        raise TypeError(f"getitem: an integer array or tensor of shape {i.shape} is not an index: indices are "
+                        f"integers, slices (1:3), ..., None (a new axis), or scalar integer tensors, as in "
+                        f"TensorFlow. To pick several elements along an axis, use mt.gather(x, indices, "
+                        f"axis=...); for one element per row of indices, mt.gather_nd(x, indices).")
+    if i.dtype.kind == "b" and len(index) > 1:
+        raise TypeError("getitem: a boolean mask must be the whole index, x[mask] with mask of x's leading "
+                        "shape, as in TensorFlow; it cannot be combined with other indices")
+
+
 def _check_index(index, x):
     """A TypeError or ValueError (TensorFlow's classes) that names what is wrong with ``index`` for ``x``."""
     for i in index:
@@ -315,17 +330,11 @@ def _check_index(index, x):
         if isinstance(i, (bool, np.bool_)):
             raise ValueError("getitem: True and False are not indices; to select elements where a condition "
                              "holds, index with a boolean tensor of the same shape (x[x > 0])")
-        if isinstance(i, (float, np.floating)) or (isinstance(i, np.ndarray) and i.dtype.kind not in "iub"):
+        if isinstance(i, (float, np.floating)):
             raise TypeError(f"getitem: {i!r} is not a valid index: indices are integers, slices (1:3), ..., "
                             f"None (a new axis), or scalar integer tensors")
-        if isinstance(i, np.ndarray) and i.dtype.kind in "iu" and i.ndim > 0:
-            raise TypeError(f"getitem: an integer array or tensor of shape {i.shape} is not an index: indices are "
-                            f"integers, slices (1:3), ..., None (a new axis), or scalar integer tensors, as in "
-                            f"TensorFlow. To pick several elements along an axis, use mt.gather(x, indices, "
-                            f"axis=...); for one element per row of indices, mt.gather_nd(x, indices).")
-        if isinstance(i, np.ndarray) and i.dtype.kind == "b" and len(index) > 1:
-            raise TypeError("getitem: a boolean mask must be the whole index, x[mask] with mask of x's leading "
-                            "shape, as in TensorFlow; it cannot be combined with other indices")
+        if isinstance(i, np.ndarray):
+            _check_array_index(i, index)
         if isinstance(i, slice) and i.step is not None and int(i.step) == 0:
             raise ValueError("getitem: a slice's step must not be 0")
     try:
