@@ -170,7 +170,6 @@ CASES = [
     OpCase("broadcast_to", lambda x: mt.broadcast_to(x, (2, 3, 3)), fixed((3, 1))),
     OpCase("getitem_slice", lambda x: x[1:, ::2], fixed((3, 4))),
     OpCase("getitem_int_and_newaxis", lambda x: x[..., 1, None], fixed((2, 3))),
-    OpCase("getitem_repeated_indices", lambda x: x[mt.constant([0, 2, 0, 0])], fixed((3,))),
     OpCase("getitem_mask", lambda x: x[x.numpy() > 0], fixed((5,)), valid=away_from_zero),
     OpCase("softmax", lambda x: mt.nn.softmax(x), ONE_NONSCALAR),
     OpCase("softmax_axis0", lambda x: mt.nn.softmax(x, axis=0), fixed((3, 2))),

@@ -553,7 +553,7 @@ def test_a_hidden_test_grades_the_answer():
     from classroom.answers import lesson_08, lesson_11
     right = {"gradient_1": [2 * 3 + math.e, 3.0, 2.0]}
     assert _grade("5.1", "gradient_1", dict(right)) is None
-    assert _grade("8.1", "flip_gradient", {"flip_gradient": lesson_08.flip_gradient}) is None   # a probe's module
+    assert _grade("8.1a", "flip_gradient", {"flip_gradient": lesson_08.flip_gradient}) is None   # a probe's module
     assert _grade("11.3a", "mul", {"mul": lesson_11.mul}) is None   # and what an answer builds on
     assert _grade("5.1", "gradient_1", {"gradient_1": [1.0, 2.0, 3.0]}) == "5.1: not correct yet: the value is wrong"
     assert _grade("5.1", "gradient_1", {"gradient_1": ...}) == "5.1: not answered yet"

@@ -81,10 +81,6 @@ DELIBERATE = {
     "batch_jacobian_of_a_list_of_targets": {"error": "TypeError"},
     "primal_that_is_a_python_float": {"error": "TypeError"},
     "tape_outside_two_accumulators": [tensor(12.0, "float32"), tensor(6.0, "float32")],
-    # An integer array (or integer tensor) index picks elements as in NumPy; TensorFlow asks for tf.gather
-    # (lesson 10 indexes log-probabilities with the sampled actions this way).
-    "index_with_a_numpy_array": tensor([1.0, 2.0], "float32"),
-    "index_with_an_int_tensor_vector": tensor([1.0, 2.0], "float32"),
     # TensorFlow reads a list of numbers as one output gradient per target and silently uses the first number
     # for a single target ([2, 4] instead of [2, 8]); minitape asks for one tensor per target.
     "output_gradients_python_list_for_one_target": {"error": "ValueError"},

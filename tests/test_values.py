@@ -17,13 +17,13 @@ def test_changing_the_source_array_after_recording_changes_nothing():
     a = np.array([1.0, 2.0], np.float32)
     x = mt.constant(a)
     b = np.array([3.0, 4.0], np.float32)
-    index = np.array([1, 0])
+    index, mask = np.array([1, 0]), np.array([False, True])
     with mt.GradientTape() as tape:
         tape.watch(x)
-        y = mt.reduce_sum(x * x * b) + mt.reduce_sum(x[index] * [1.0, 10.0])
-    a[:], b[:], index[:] = 50.0, 50.0, 0  # the caller's arrays, changed after the ops ran
+        y = mt.reduce_sum(x * x * b) + mt.reduce_sum(mt.gather(x, index) * [1.0, 10.0]) + mt.reduce_sum(x[mask] * 100)
+    a[:], b[:], index[:], mask[:] = 50.0, 50.0, 0, True  # the caller's arrays, changed after the ops ran
     np.testing.assert_array_equal(x.numpy(), [1.0, 2.0])
-    np.testing.assert_array_equal(tape.gradient(y, x).numpy(), [2 * 1 * 3 + 10, 2 * 2 * 4 + 1])
+    np.testing.assert_array_equal(tape.gradient(y, x).numpy(), [2 * 1 * 3 + 10, 2 * 2 * 4 + 1 + 100])
 
 
 def test_nothing_a_tensor_hands_out_can_change_it():
@@ -118,6 +118,11 @@ def test_lists_of_tensors_are_packed_with_their_gradients():
     (lambda: mt.constant([1.0, 2.0, 3.0])[[0, 1]], ValueError, r"getitem: .*x\[\[0, 1\]\] is x\[0, 1\].*mt.gather"),
     (lambda: mt.constant([1.0, 2.0])[5], ValueError, r"getitem: index \(5,\) is out of range.*between -n and n - 1"),
     (lambda: mt.constant([1.0, 2.0])[1.0], TypeError, r"getitem: 1.0 is not a valid index"),
+    (lambda: mt.constant([1.0, 2.0])[np.array([0, 1])], TypeError,
+     r"getitem: an integer array or tensor of shape \(2,\) is not an index.*mt.gather\(x, indices, axis=...\)"),
+    (lambda: mt.ones((2, 2))[0, mt.constant([1, 0])], TypeError, r"getitem: an integer array or tensor.*mt.gather"),
+    (lambda: mt.ones((2, 2))[0, mt.constant([True, False])], TypeError,
+     r"getitem: a boolean mask must be the whole index"),
     (lambda: mt.constant(None), ValueError, r"cannot convert None to a tensor"),
     (lambda: mt.constant([[1.0], [2.0, 3.0]]), ValueError, r"nested lists have different lengths"),
     (lambda: mt.constant(2 ** 70), ValueError, r"fit in 64 bits"),

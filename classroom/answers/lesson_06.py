@@ -33,7 +33,10 @@ EXERCISES = {
         "(rule 6). Every step from x to the value has to be a minitape operation.",
         "Open a tape that watches x, compute log(1 + e^x) there with mt.exp and mt.math.log1p, and return what "
         "the tape's gradient gives for x."]),
-    "6.4a": choice("predicted_ops", expected=4, hints=[
+    "6.4a": choice("predicted_ops", expected=4, mistakes=[
+        (5, "that counts the factors of x·x·x·x·x; the tape records operations, and result = x is none"),
+        (1, "the tape sees each multiplication the loop runs, not one power operation"),
+    ], hints=[
         "Count operations, not factors: result = x is no operation at all, and each pass of the loop is one "
         "multiplication.",
         "Write x to the power 5 as x·x·x·x·x and count its multiplication signs."]),

@@ -4,7 +4,7 @@ import numpy as np
 import minitape as mt
 from classroom.lessons.lesson_08 import BINARIZE_CASES, FLIP_CASES, LSE_GRAD_CASES, LSE_VALUE_CASES, \
     SAFE_NORM_CASES, binarize_probe, flip_probe, safe_norm_probe
-from classroom.spec import function
+from classroom.spec import function, value
 
 
 def custom(forward, backward):
@@ -45,12 +45,23 @@ def lse_grad(x, upstream):
 
 
 EXERCISES = {
-    "8.1": function("flip_gradient", reference=flip_gradient, cases=FLIP_CASES, probe=flip_probe, mistakes=[
+    "8.1a": function("flip_gradient", reference=flip_gradient, cases=FLIP_CASES, probe=flip_probe, mistakes=[
         (flip_keeps_sign, "the gradient keeps its usual sign: grad passes the adjoint through instead of negating it"),
         (flip_constant, "the gradient does not follow the adjoint that arrives: grad must be computed from "
                         "upstream")], hints=[
         "The adjoint arriving at the output is upstream; the gradient reversal hands its opposite to the input.",
         "grad returns upstream with its sign changed, and nothing else (no constant, no x)."]),
+    "8.1b": value("predicted_gradient", expected=9.0, mistakes=[
+        (27.0, "that is the derivative of x³: the reversal flips the path through flip_gradient"),
+        (-27.0, "that reverses every path; only the one through flip_gradient is reversed, not the two plain x's"),
+        (18.0, "that counts only the paths through the two plain factors x; the one through flip_gradient adds "
+               "its own, reversed"),
+        (-9.0, "that counts only the path through flip_gradient; the two plain factors x add theirs"),
+    ], hints=[
+        "The product has three factors, so the product rule gives three paths from x to the output; "
+        "flip_gradient reverses the one that goes through it.",
+        "Write the output as f · g · h with f = flip_gradient(x) and g = h = x: the product rule gives "
+        "f'gh + fg'h + fgh', where the tape takes f' = -1 (the reversal) and g' = h' = 1; evaluate at x = 3."]),
     "8.2": function("binarize", reference=binarize, cases=BINARIZE_CASES, probe=binarize_probe, mistakes=[
         (binarize_passes_all, "the adjoint also passes where |x| > 1, where it should be blocked (0)"),
         (binarize_blocks_all, "the adjoint is blocked where |x| <= 1 too: it should pass there unchanged"),

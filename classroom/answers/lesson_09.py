@@ -18,9 +18,10 @@ _H = 2 * _A.T @ _A / len(XS)
 _LAM_SMALL, _LAM_LARGE = np.linalg.eigvalsh(_H)
 
 
-# -- 9.4: the sum of absolute errors of section 3 at W = b = 0 ------------------------------------------------------
+# -- 9.4: the first step of descent on the sum of absolute errors of section 3, from W = b = 0 --------------
 _X3 = np.array([8.0, 10.0, 6.0, 3.0, 7.0, 9.0, 13.0, 1.0, 0.0, 11.0])
 _R3 = -(2.0 * _X3 - 8.0)   # the residuals W x + b - y at W = b = 0
+_LR3 = 0.001   # the learning rate of section 3
 
 
 EXERCISES = {
@@ -48,19 +49,26 @@ EXERCISES = {
         "For the largest eigenvalue λ_max the step flips the error's sign, and the limit is where 1 - lr λ_max "
         "reaches -1. np.linalg.eigvalsh(H) returns the eigenvalues in increasing order.",
     ]),
-    "9.4a": value("grad_W_start", expected=np.sum(np.sign(_R3) * _X3), mistakes=[
-        (np.sum(np.sign(_R3)), "that is the derivative with respect to b: for W each sign is multiplied by its x_i"),
-        (np.mean(np.sign(_R3) * _X3), "that is the mean over the points; the loss here is their sum"),
-        (-np.sum(np.sign(_R3) * _X3), "the sign is wrong: at the start every residual r_i = -y_i, mind its sign"),
+    "9.4a": value("first_dW", expected=-_LR3 * np.sum(np.sign(_R3) * _X3), mistakes=[
+        (np.sum(np.sign(_R3) * _X3), "that is the subgradient itself; the step goes against it, times the learning "
+                                     "rate"),
+        (_LR3 * np.sum(np.sign(_R3) * _X3), "the sign is wrong: the step goes against the subgradient"),
+        (-np.sum(np.sign(_R3) * _X3), "that is the step without the learning rate: it is scaled by 0.001"),
+        (-_LR3 * np.sum(np.sign(_R3)), "that is the step of b: for W each sign is multiplied by its x_i"),
     ], hints=[
-        "At W = b = 0 each residual is r_i = 0 * x_i + 0 - y_i; the derivative of |r| is sign(r).",
-        "By the chain rule d|r_i|/dW = sign(r_i) * x_i (because dr_i/dW = x_i); add it up over the ten points "
-        "with np.sum.",
+        "A step moves W by minus the learning rate times d(sum of |r_i|)/dW, and the derivative of |r| is sign(r).",
+        "At W = b = 0 each residual is r_i = -y_i; by the chain rule d|r_i|/dW = sign(r_i) x_i. Add these up over "
+        "the ten points with np.sum, then scale by -0.001.",
     ]),
-    "9.4b": value("grad_b_start", expected=np.sum(np.sign(_R3)), mistakes=[
-        (np.mean(np.sign(_R3)), "that is the mean over the points; the loss here is their sum"),
+    "9.4b": value("first_db", expected=-_LR3 * np.sum(np.sign(_R3)), mistakes=[
+        (np.sum(np.sign(_R3)), "that is the subgradient itself; the step goes against it, times the learning rate"),
+        (_LR3 * np.sum(np.sign(_R3)), "the sign is wrong: the step goes against the subgradient, whatever the "
+                                      "direction of the truth b = -8; count the residuals of each sign"),
+        (-np.sum(np.sign(_R3)), "that is the step without the learning rate: it is scaled by 0.001"),
     ], hints=[
-        "d|r_i|/db = sign(r_i) * dr_i/db, and r_i depends on b with slope 1.",
-        "Add up sign(r_i) over the ten points, with r_i = -y_i at the start (mind the minus sign).",
+        "d|r_i|/db = sign(r_i) dr_i/db, and r_i depends on b with slope 1: the first step depends only on how many "
+        "residuals are positive and how many negative.",
+        "Add up sign(r_i) over the ten points, with r_i = -y_i at the start (mind the minus sign), then scale by "
+        "-0.001.",
     ]),
 }

@@ -5,7 +5,24 @@ import minitape as mt
 from classroom.probes import call
 
 XENT_CASES = [(0.0, 1.0), (2.0, 0.0), (-3.0, 1.0), (0.5, 0.25)]
-POLICY_CASES = [([0.5, -0.5], [1.0, 2.0]), ([0.0, 0.0, 0.0], [1.0, 0.0, -1.0]), ([2.0, -1.0, 0.5], [3.0, 1.0, 2.0])]
+# (theta, the sampled actions, their rewards): samples short enough that the estimate is not the exact gradient
+REINFORCE_CASES = [
+    ([0.5, -0.5], np.array([0, 1, 1]), np.array([1.0, 2.0, 0.5])),
+    ([0.0, 0.0, 0.0], np.array([2, 2, 0, 1]), np.array([1.0, 1.0, 3.0, -1.0])),
+    ([2.0, -1.0, 0.5], np.array([0]), np.array([3.0])),
+    ([1.0, 3.0], np.array([1, 1, 0, 1, 0]), np.array([0.5, -2.0, 1.0, 0.0, 4.0])),
+]
+
+
+def runs_no_minitape_op(reinforce_estimate):
+    """10.2: the estimate is derived by hand and written with NumPy: it runs no minitape op."""
+    theta, actions, rewards = REINFORCE_CASES[0]
+    with mt.autodiff.OpCounter() as counted:
+        call(reinforce_estimate, list(theta), actions.copy(), rewards.copy())
+    if counted.total:
+        return (f"it ran {counted.total} minitape operations ({', '.join(sorted(counted.by_op))}); the exercise "
+                f"asks for the gradient of log π worked out by hand and written with NumPy only, no tape")
+    return None
 
 
 def circles_look_right(make_circles):

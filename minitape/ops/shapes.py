@@ -279,17 +279,10 @@ class Broadcasting(Primitive):
 
 
 # -- indexing and its transpose ------------------------------------------------------------
-def _has_advanced(index):
-    return any(isinstance(i, (np.ndarray, list)) for i in index)
-
-
 def _scatter_forward(g, index, shape):
-    """Zeros of ``shape`` with ``g`` added at ``index``; repeated indices add up (np.add.at)."""
+    """Zeros of ``shape`` with ``g`` put at ``index`` (an index reads each element at most once)."""
     out = np.zeros(shape, dtype=g.dtype)
-    if _has_advanced(index):
-        np.add.at(out, index, g)
-    else:
-        out[index] = g
+    out[index] = g
     return out
 
 
@@ -313,18 +306,35 @@ def _plain_index(index):
                   else i for i in index])
 
 
+def _check_array_index(i, index):
+    """An array (or tensor) in ``index`` is a scalar integer, or a boolean mask that is the whole index."""
+    if i.dtype.kind not in "iub":
+        raise TypeError(f"getitem: {i!r} is not a valid index: indices are integers, slices (1:3), ..., "
+                        f"None (a new axis), or scalar integer tensors")
+    if i.dtype.kind in "iu" and i.ndim > 0:
+        raise TypeError(f"getitem: an integer array or tensor of shape {i.shape} is not an index: indices are "
+                        f"integers, slices (1:3), ..., None (a new axis), or scalar integer tensors, as in "
+                        f"TensorFlow. To pick several elements along an axis, use mt.gather(x, indices, "
+                        f"axis=...); for one element per row of indices, mt.gather_nd(x, indices).")
+    if i.dtype.kind == "b" and len(index) > 1:
+        raise TypeError("getitem: a boolean mask must be the whole index, x[mask] with mask of x's leading "
+                        "shape, as in TensorFlow; it cannot be combined with other indices")
+
+
 def _check_index(index, x):
     """A TypeError or ValueError (TensorFlow's classes) that names what is wrong with ``index`` for ``x``."""
     for i in index:
         if not isinstance(i, (int, np.integer, slice, np.ndarray)) and i is not None and i is not Ellipsis:
             raise TypeError(f"getitem: {i!r} is not a valid index: indices are integers, slices (1:3), ..., "
-                            f"None (a new axis), or integer tensors")
+                            f"None (a new axis), or scalar integer tensors")
         if isinstance(i, (bool, np.bool_)):
             raise ValueError("getitem: True and False are not indices; to select elements where a condition "
                              "holds, index with a boolean tensor of the same shape (x[x > 0])")
-        if isinstance(i, (float, np.floating)) or (isinstance(i, np.ndarray) and i.dtype.kind not in "iub"):
+        if isinstance(i, (float, np.floating)):
             raise TypeError(f"getitem: {i!r} is not a valid index: indices are integers, slices (1:3), ..., "
-                            f"None (a new axis), or integer tensors")
+                            f"None (a new axis), or scalar integer tensors")
+        if isinstance(i, np.ndarray):
+            _check_array_index(i, index)
         if isinstance(i, slice) and i.step is not None and int(i.step) == 0:
             raise ValueError("getitem: a slice's step must not be 0")
     try:
@@ -345,10 +355,11 @@ def _check_index(index, x):
 def getitem(tensor, index):
     """``tensor[index]``, differentiable with respect to ``tensor``.
 
-    Integers, slices, ``...`` and ``None`` (a new axis) work as in NumPy and
-    TensorFlow; a list is a tuple of indices, as in TensorFlow (``x[[0, 1]]``
-    is ``x[0, 1]``). An integer or boolean array picks elements as in NumPy
-    (TensorFlow asks for ``gather`` or ``boolean_mask`` there).
+    Integers, slices, ``...``, ``None`` (a new axis) and scalar integer
+    tensors work as in NumPy and TensorFlow; a list is a tuple of indices, as
+    in TensorFlow (``x[[0, 1]]`` is ``x[0, 1]``); a boolean tensor as the whole
+    index keeps the elements where it is true (``x[x > 0]``). An integer array
+    or tensor is refused, as in TensorFlow: ``gather`` picks several elements.
 
     >>> getitem([10.0, 20.0, 30.0], slice(1, None)).numpy()
     array([20., 30.], dtype=float32)
