@@ -20,7 +20,7 @@ EXERCISES = {
         "Taylor says the forward difference overshoots g'(3) = 6 by about h g''(3) / 2, with g'' = 2: "
         "predict the miss, then compute the quotient."]),
     # f(x+h) - f(x-h) = 2h f' + h³/3 f''' + ..., f(x+2h) - f(x-2h) = 4h f' + 8h³/3 f''' + ...
-    "1.2a": value("weights", expected=(2 / 3, -1 / 12), mistakes=[
+    "1.2a": value("weights", expected=(2 / 3, -1 / 12), rtol=1e-3, mistakes=[
         ((1 / 2, 0.0), "those are the central difference's weights: its f''' term is still there"),
         ((-1 / 2, 1 / 2), "that cancels the f''' terms as if the 2h pair's were the same size as the h pair's; "
                           "(2h)³ is 8h³"),
