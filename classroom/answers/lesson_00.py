@@ -14,10 +14,14 @@ EXERCISES = {
         "to the tape after the block.",
         "mt.Variable(...) makes a watched value; ** raises to a power; the tape's gradient method takes the "
         "target first and the source second."]),
-    "0.3a": choice("n_ops", expected=3, hints=[
-        "Count the operations in x3 * x3 + 3 * x3: each * and each + is one.",
-        "Let the tape count: len(tape3), asked after the with block. Is y3 written exactly as the exercise says?"]),
-    "0.3b": value("dy_dx3", expected=5.0, gradient=True, hints=[
-        "Ask tape3 for the derivative of y3 with respect to x3.",
-        "By hand the derivative of x·x + 3x is 2x + 3: if the tape disagrees at your x, look at y3 again."]),
+    "0.3a": choice("n_ops", expected=3, mistakes=[
+        (2, "that counts the multiplications only; the + that joins them is recorded too"),
+        (4, "a constant such as 3 is not an operation; only what is computed from x is recorded")], hints=[
+        "Read y = x·x + 3·x as a program: which arithmetic steps does it run on x?",
+        "Each * and each + that touches the watched x is one recorded operation; a plain number is not."]),
+    "0.3b": value("dy_dx3", expected=5.0, mistakes=[
+        (4.0, "that is the value of y at x = 1, not its derivative"),
+        (2.0, "that is the derivative of x·x alone; 3·x adds its own slope")], hints=[
+        "Differentiate each term with the power rule and add: x·x is x², and 3·x is 3 times x¹.",
+        "The derivative of x² is 2x and that of 3x is 3; put in x = 1 (not the value of y)."]),
 }

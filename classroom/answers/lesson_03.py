@@ -3,7 +3,7 @@ import numpy as np
 
 import minitape as mt
 from classroom.lessons.lesson_03 import STAGES_CASES
-from classroom.spec import function, value
+from classroom.spec import choice, function, value
 
 # 3.1: y = (exp(cos x))² at x = 0.7, in steps w1 = cos w0, w2 = exp w1, y = w2²
 W0 = 0.7
@@ -89,10 +89,23 @@ EXERCISES = {
         "The multivariate chain rule: the contributions of the paths add.",
         "Add your two path products; the tape's ∂f/∂x2, shown above the exercise, should come out.",
     ]),
-    "3.4": function("derivative_by_stages", reference=_derivative_by_tape, cases=STAGES_CASES, rtol=1e-9, hints=[
+    "3.4a": choice("cube_ops", expected=8, mistakes=[
+        (12, "that counts three multiplications per stage; v * v * v is two, (v * v) and then its product with v"),
+        (4, "that is one operation per stage; v * v * v runs two multiplications")], hints=[
+        "The tape records every multiplication that runs, stage after stage.",
+        "Count the multiplications of one stage as Python runs them, then how many times the stage runs."]),
+    "3.4b": choice("cube_paths", expected=81, mistakes=[
+        (16, "that is two ways through each stage, as for v * sin(v); count the edges of v * v twice"),
+        (12, "paths through successive stages multiply, they do not add"),
+        (64, "that counts four ways through a stage; v reaches the stage's output in three")], hints=[
+        "Count the ways from a stage's input v to its output: through v * v (which has two edges from v), and "
+        "straight into the second product.",
+        "Every way through one stage can be followed by every way through the next, so the counts per stage "
+        "multiply."]),
+    "3.5": function("derivative_by_stages", reference=_derivative_by_tape, cases=STAGES_CASES, rtol=1e-9, hints=[
         "Carry two numbers through one loop: v (it starts at x) and dv/dx (it starts at 1, since dx/dx = 1). "
         "Each stage multiplies the derivative by that stage's local derivative.",
-        "The local derivative sin(v) + v·cos(v) must be taken at the stage's input: update the derivative "
-        "before you overwrite v with v·sin(v). Use NumPy's sin and cos, and return the derivative.",
+        "A stage v·sin(v) is a product: the product rule gives its local derivative, taken at the stage's input, "
+        "so update the derivative before you overwrite v. Use NumPy's sin and cos, and return the derivative.",
     ]),
 }

@@ -10,7 +10,8 @@ from minitape.dual import Dual
 # 4.1: h(x) = x exp(-x²), h'(x) = (1 - 2x²) exp(-x²); at 0.5, h and h' would be equal, so 1.5
 H_PRIME_AT_1_5 = (1 - 2 * 1.5**2) * math.exp(-1.5**2)
 
-# 4.3: f(x1, x2) = ln x1 + x1 x2 - sin x2 at (2, 5) along u = (0.6, 0.8)
+# 4.3: f(x1, x2) = ln x1 + x1 x2 - sin x2 at (2, 5) along u = (0.6, 0.8), and along the gradient; the partial
+# derivatives are printed to four digits, so the answers are checked to three
 DF_DX1, DF_DX2 = 1 / 2.0 + 5.0, 2.0 - math.cos(5.0)
 
 
@@ -50,15 +51,20 @@ EXERCISES = {
         "(a + bε)(c - dε) = ac + (bc - ad)ε + (a multiple of ε²). Divide its value part and its ε part by c², "
         "and return them as a Dual: u.value, u.tangent, v.value, v.tangent are a, b, c, d.",
     ]),
-    "4.3": value("directional", expected=0.6 * DF_DX1 + 0.8 * DF_DX2, mistakes=[
+    "4.3a": value("directional", expected=0.6 * DF_DX1 + 0.8 * DF_DX2, rtol=1e-3, mistakes=[
         (DF_DX1, "that is ∂f/∂x1, the rate along (1, 0); the direction asked for is u"),
         (DF_DX2, "that is ∂f/∂x2, the rate along (0, 1); the direction asked for is u"),
         (math.log(2.0) + 10.0 - math.sin(5.0), "that is the value of f, not its rate of change")], hints=[
-        "A directional derivative is one Jacobian-vector product: the tangents you seed are the direction "
-        "itself.",
-        "ForwardAccumulator with primals [x1, x2] and the two components of u as tangents; compute f_tape "
-        "inside the block, then acc.jvp of the result (as a float).",
-    ]),
+        "A forward pass seeded with u gives J·u: for one output, the gradient combined with u.",
+        "Weigh each partial derivative by the matching component of u and add."]),
+    "4.3b": value("steepest", expected=math.hypot(DF_DX1, DF_DX2), rtol=1e-3, mistakes=[
+        (DF_DX1 + DF_DX2, "that is the rate along (1, 1), which is not a unit vector"),
+        (DF_DX1, "that is the rate along x1 alone; a mix of both directions does better"),
+        (DF_DX1**2 + DF_DX2**2, "that is the squared length of the gradient")], hints=[
+        "The rate along a unit vector u is the gradient · u: which u makes a dot product with a fixed vector "
+        "largest?",
+        "A dot product with a unit vector is largest when u points the same way as the other vector; the rate "
+        "is then that vector's length."]),
     "4.4a": function("diagonal_in_one_pass", reference=diagonal, cases=DIAGONAL_CASES, rtol=1e-10, hints=[
         "J·u is a combination of the Jacobian's columns weighted by u. With a diagonal J, which u makes row i "
         "pick up exactly J_ii?",

@@ -2,29 +2,7 @@
 import numpy as np
 
 import minitape as mt
-from minitape import numeric
 from classroom.probes import call
-
-
-def runge(x):
-    return 1 / (1 + x * x)
-
-
-def runge_derivative(x):
-    return -2 * x / ((1 + x * x) * (1 + x * x))
-
-
-FIVE_POINT_CASES = [(runge, 0.5, 1e-2), (runge, -2.0, 0.1), (np.cos, 1.0, 0.5)]
-
-
-def beats_central(five_point):
-    """1.2b: a hundred times more accurate than the central difference at h = 1e-2, on Runge's function."""
-    error = abs(call(five_point, runge, 0.5, 1e-2) - runge_derivative(0.5))
-    central = abs(numeric.central_difference(runge, 0.5, h=1e-2) - runge_derivative(0.5))
-    if not error < central / 100:
-        return (f"at h = 1e-2 its error on Runge's function is {error:.1e}, not a hundred times smaller than "
-                f"the central difference's {central:.1e}")
-    return None
 
 
 def rosenbrock(x):
