@@ -199,16 +199,25 @@ EXERCISES = {
                              "added (+=), not assigned")], hints=[
         "Follow the three numbered steps above: a dictionary of adjoints, one loop over reversed(records), and "
         "one list at the end.",
-        "Inside the loop, g = the adjoint of out (0.0 if absent); for each (inp, partial), the adjoint of inp "
-        "grows by partial times g. Use adjoint.get(v, 0.0) wherever a value may have no adjoint yet.",
+        "Inside the loop, read out's adjoint, counting a missing one as 0.0; each parent's adjoint then grows by "
+        "its partial times that. A dictionary's get method takes a default for a missing key.",
     ]),
-    "11.5a": op("tanh", tanh, TANH_CASES, hints=[
-        "Follow exp: convert with as_value, compute math.tanh of the number, record it with its one partial.",
-        "The partial is 1 - t², where t is the tanh you just computed."]),
-    "11.5b": value("g_tape", expected=g_gradient(0.4, -1.5), rtol=1e-9, gradient=True, hints=[
-        "g_tape can only be as right as the ops g uses: if the check of 11.5a (or an earlier one) fails, fix that "
+    "11.5": value("forward_result", expected=9.0, mistakes=[
+        (27.0, "that is the right derivative, 3x², which the reversed walk gives; follow the forward walk record by "
+               "record: which adjoints exist when each record is visited?"),
+        (0.0, "something does reach x: the record of y is visited with y's adjoint, 1, already set")], hints=[
+        "Walk the two records in order, keeping the dictionary of adjoints by hand: it starts as {y: 1}.",
+        "When v1 = x·x is visited, v1 has no adjoint yet; when y = v1·x is visited, y's adjoint is 1. What reaches "
+        "x, and through which partial?"]),
+    "11.6a": op("tanh", tanh, TANH_CASES, hints=[
+        "Follow exp: convert with as_value, compute math.tanh of the number, record it with its one partial. "
+        "tanh a = sinh a / cosh a: differentiate it with the quotient rule.",
+        "The derivative of tanh is 1 / cosh², which is also 1 minus the square of tanh itself."]),
+    "11.6b": value("g_tape", expected=g_gradient(0.4, -1.5), rtol=1e-9, gradient=True, hints=[
+        "g_tape can only be as right as the ops g uses: if the check of 11.6a (or an earlier one) fails, fix that "
         "first.",
-        "gradient_on(your_tape(), g, 0.4, -1.5) records g on your tape and sweeps backwards: it needs your "
-        "reverse_sweep (11.4), mul and div (11.3) and tanh (11.5a), and a list of two numbers comes back.",
+        "gradient_on (defined in the cell that compares tapes) records a function on the tape you give it and "
+        "sweeps backwards: give it your tape (your_tape()), g and the point. It needs your reverse_sweep (11.4), "
+        "mul and div (11.3) and tanh (11.6a).",
     ]),
 }
