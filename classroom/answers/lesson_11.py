@@ -170,12 +170,12 @@ EXERCISES = {
     ]),
     "11.1b": judged_by("as_value", as_value_works, needs={"11.1a": "Value"}, hints=[
         "as_value must not wrap a Value twice: the tape follows Values by identity.",
-        "isinstance(x, Value) tells you whether x is already a Value; otherwise make a new Value(x).",
+        "Python's isinstance tells you whether x is already a Value; only a plain number needs a new one.",
     ]),
     "11.2": judged_by("record", record_works, needs={"11.1a": "Value"}, hints=[
         "Three steps: make the new Value, append to the active tape's records if there is one, return the Value.",
-        "Tape.active is None when no tape is recording; otherwise append the pair (new Value, parents) to "
-        "Tape.active.records.",
+        "Tape.active says whether a tape is recording (it is None when none is); what to append to its records "
+        "is the pair the docstring names.",
     ]),
     "11.3a": op("mul", mul, MUL_CASES, mistakes=[(swapped(mul), SWAPPED)], hints=[
         _OP_HINT, "For a product the partial with respect to a is b's number, and with respect to b is a's."]),
