@@ -174,7 +174,7 @@ def get_static_value(tensor, partial=False):
 # -- cond, while_loop, map_fn ----------------------------------------------------------------------------
 def _truth(value, op_name, what):
     """``value`` (a boolean tensor, a number or a bool) as a Python bool; a tensor must hold one element."""
-    array = value._value if isinstance(value, Tensor) else value
+    array = value.array if isinstance(value, Tensor) else value
     if np.size(array) != 1:
         raise ValueError(f"{op_name}: {what} must be a single boolean, got shape {np.shape(array)}; reduce it to one "
                          f"value first, e.g. mt.reduce_max(x) > 0")
@@ -272,14 +272,14 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     if not flat:
         raise ValueError(f"map_fn: elems must be a tensor or a (nested) sequence of tensors; got {elems!r}, which "
                          f"holds none")
-    if flat[0]._value.ndim == 0:
+    if flat[0].array.ndim == 0:
         raise ValueError("map_fn: elements in elems must be 1+ dimensional tensors, not scalars: fn is called on "
                          "each row (slice along axis 0)")
-    rows = flat[0]._value.shape[0]
+    rows = flat[0].array.shape[0]
     for e in flat[1:]:
-        if e._value.ndim == 0 or e._value.shape[0] != rows:
+        if e.array.ndim == 0 or e.array.shape[0] != rows:
             raise ValueError(f"map_fn: every tensor in elems must have {rows} rows, like the first one; got shape "
-                             f"{e._value.shape}")
+                             f"{e.array.shape}")
     if signature is None:
         structure, specs = elems, [TensorSpec(None, e.dtype) for e in flat]
     else:

@@ -46,7 +46,7 @@ class _VariableWatcher:
 
     def variable_accessed(self, variable):
         if variable.trainable:
-            self.variables.setdefault(variable._id, variable)
+            self.variables.setdefault(variable.id, variable)
 
     def __enter__(self):
         recording.push(self)
@@ -74,7 +74,7 @@ def custom_gradient(f):
             raise TypeError(f"custom_gradient: {f.__name__} must return a single tensor as its result, "
                             f"got a {type(result).__name__}; return one tensor (stack several if needed)")
         y = convert_to_tensor(result)
-        arg_ids = {x._id for x in inputs}
+        arg_ids = {x.id for x in inputs}
         variables = [v for i, v in watcher.variables.items() if i not in arg_ids]
         if variables and "variables" not in inspect.signature(grad_fn).parameters:
             names = ", ".join(v.name for v in variables)
@@ -82,7 +82,7 @@ def custom_gradient(f):
                             f"grad_fn must accept a keyword argument `variables` and return "
                             f"(input_gradients, variable_gradients)")
         reads = tuple([v.snapshot() for v in variables])
-        prim = _custom_primitive(f, y, grad_fn, variables, [x._value for x in inputs + reads])
+        prim = _custom_primitive(f, y, grad_fn, variables, [x.array for x in inputs + reads])
         return apply(prim, inputs + reads)
 
     return wrapper
@@ -114,7 +114,7 @@ def _as_gradient(g, dtype, name, k, input_names):
     input is a float64 0.5); a tensor of another dtype is refused, since gradients of two dtypes cannot add up."""
     if not isinstance(g, Tensor):
         return convert_to_tensor(g, dtype=dtype)
-    if g._value.dtype != dtype:
+    if g.array.dtype != dtype:
         raise TypeError(f"custom_gradient: the grad_fn of {name} returned a gradient of dtype {g.dtype.name} for "
                         f"{input_names()[k]}, which is {np.dtype(dtype).name}; each gradient must have its input's "
                         f"dtype (convert it with mt.cast(g, mt.{np.dtype(dtype).name}))")
@@ -142,9 +142,9 @@ def _custom_primitive(f, y, grad_fn, variables, input_values):
         grads = [None if g is None else _as_gradient(g, dtype, name, k, input_names)
                  for k, (g, dtype) in enumerate(zip(grads, input_dtypes))]
         for k, (g, shape) in enumerate(zip(grads, input_shapes)):
-            if g is not None and g._value.shape != shape:
+            if g is not None and g.array.shape != shape:
                 raise ValueError(f"custom_gradient: the grad_fn of {name} returned a gradient of shape "
-                                 f"{g._value.shape} for {input_names()[k]}, which has shape {shape}; each gradient "
+                                 f"{g.array.shape} for {input_names()[k]}, which has shape {shape}; each gradient "
                                  f"must have the shape of its input")
         return grads
 
@@ -158,7 +158,7 @@ def _custom_primitive(f, y, grad_fn, variables, input_values):
                        if g is not None and t is not None]
         return tape.gradient(pairing, u) if pairing else None
 
-    return Primitive(name, lambda *arrays: y._value, vjp=vjp, jvp=jvp, keeps="nothing")
+    return Primitive(name, lambda *arrays: y.array, vjp=vjp, jvp=jvp, keeps="nothing")
 
 
 __all__ = ["custom_gradient"]

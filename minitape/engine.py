@@ -31,7 +31,7 @@ questions (``gradient``, ``jacobian``) on top of this module.
 ...     y = x * x
 >>> [(r.op.name, len(r.inputs)) for r in tape.records]
 [('multiply', 2)]
->>> sweep(tape.records, {y._id: mt.constant(1.0)}, needed={x._id})[x._id]
+>>> sweep(tape.records, {y.id: mt.constant(1.0)}, needed={x.id})[x.id]
 <mt.Tensor: shape=(), dtype=float32, numpy=6.0>
 """
 
@@ -92,7 +92,7 @@ def _add(a, b):
     gradient needs it."""
     if recording._state.recorders:
         return a + b
-    return Tensor(a._value + b._value)
+    return Tensor(a.array + b.array)
 
 
 def _popping(records):

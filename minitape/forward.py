@@ -54,7 +54,7 @@ class ForwardAccumulator:
             if not isinstance(p, Tensor):
                 raise TypeError(f"ForwardAccumulator: primal {k} must be a tensor or Variable, got "
                                 f"{type(p).__name__}")
-            if p._id in self._tangents or p._id in self._inert:
+            if p.id in self._tangents or p.id in self._inert:
                 raise ValueError(f"ForwardAccumulator: primal {k} was given as a primal multiple times; give each "
                                  f"tensor once, with the sum of its tangents")
             self._watch(k, p, t)
@@ -74,7 +74,7 @@ class ForwardAccumulator:
             raise ValueError(f"ForwardAccumulator: tangent {k} has shape {tuple(t.shape)}, but its primal has shape "
                              f"{tuple(p.shape)}; they must match")
         # Integers and booleans have no derivatives: their tangent is kept only to be given back by jvp.
-        (self._tangents if p.dtype.is_floating else self._inert)[p._id] = t
+        (self._tangents if p.dtype.is_floating else self._inert)[p.id] = t
 
     def __enter__(self):
         if self._recording:
@@ -89,21 +89,21 @@ class ForwardAccumulator:
 
     def record(self, prim, inputs, out, attrs):
         """Called after every op while active: push the tangents through the op's JVP rule."""
-        tangents = [self._tangents.get(x._id) for x in inputs]
-        if not any(t is not None for t in tangents) or out._value.dtype.kind != "f":
+        tangents = [self._tangents.get(x.id) for x in inputs]
+        if not any(t is not None for t in tangents) or out.array.dtype.kind != "f":
             return
         with recording.paused(self) as outside:  # the rule's ops have no tangents of ours, nor of those inside
             tangent = prim.jvp(tangents, out, inputs, attrs)
         if tangent is not None:
-            self._tangents[out._id] = tangent
+            self._tangents[out.id] = tangent
             # Like the values themselves, tangents of intermediate results are dropped as soon as
             # nobody holds the result: forward mode keeps no history of the computation.
-            self._alive[out._id] = weakref.ref(out, _forget(out._id, self._tangents, self._alive))
-            if outside and tangent._id > out._id and any(isinstance(r, GradientTape)
+            self._alive[out.id] = weakref.ref(out, _forget(out.id, self._tangents, self._alive))
+            if outside and tangent.id > out.id and any(isinstance(r, GradientTape)
                                                          for r in recording.active()[:outside]):
                 # A tape outside this accumulator has recorded the rule's ops too (reverse over forward); a
                 # picture of that tape hides them by these spans. Without such a tape there is nothing to hide.
-                self._jvp_spans.append((out._id + 1, tangent._id))
+                self._jvp_spans.append((out.id + 1, tangent.id))
 
     def variable_accessed(self, variable):
         pass  # a Variable's reads share its id, so its tangent is found without watching
@@ -115,9 +115,9 @@ class ForwardAccumulator:
         for p in nest.flatten(primals):
             if not isinstance(p, Tensor):
                 raise TypeError(f"ForwardAccumulator.jvp: expected tensors, got {type(p).__name__}")
-            t = self._tangents.get(p._id)
+            t = self._tangents.get(p.id)
             if t is None:
-                t = self._inert.get(p._id)
+                t = self._inert.get(p.id)
             if t is None and zero:
                 t = zeros(p.shape, dtype=p.dtype)
             out.append(t)

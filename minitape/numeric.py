@@ -24,7 +24,7 @@ from .tensor import Tensor, constant, convert_to_tensor
 # -- one scalar input --------------------------------------------------------------------------
 def _point_and_step(x, h, default_power):
     """``x`` as a NumPy float scalar, and a valid step in the same dtype (default: eps ** power)."""
-    x = np.asarray(x._value if isinstance(x, Tensor) else x)
+    x = np.asarray(x.array if isinstance(x, Tensor) else x)
     if x.dtype.kind != "f":
         x = x.astype(np.float64)
     if h is None:
@@ -37,7 +37,7 @@ def _point_and_step(x, h, default_power):
 def _scalar(f, x):
     """f(x) as a NumPy scalar, or a ValueError if f does not return one value."""
     y = f(x)
-    y = np.asarray(y._value if isinstance(y, Tensor) else y)
+    y = np.asarray(y.array if isinstance(y, Tensor) else y)
     if y.ndim != 0:
         raise ValueError(f"f must return a single number here, but returned an array of shape {y.shape}; "
                          f"use numeric.jacobian for functions with several outputs")
@@ -79,7 +79,7 @@ def complex_step(f, x, h=1e-20):
     """
     x, h = _point_and_step(x, h, 1)
     y = f(x + 1j * h)
-    y = np.asarray(y._value if isinstance(y, Tensor) else y)
+    y = np.asarray(y.array if isinstance(y, Tensor) else y)
     if y.ndim != 0:
         raise ValueError(f"f must return a single number here, but returned an array of shape {y.shape}")
     if not np.iscomplexobj(y):
@@ -130,7 +130,7 @@ def jacobian(f, x, h=None, method="central"):
     """
     if method not in ("central", "forward"):
         raise ValueError(f"method must be 'central' or 'forward', got {method!r}")
-    x = np.array(x._value if isinstance(x, Tensor) else x)
+    x = np.array(x.array if isinstance(x, Tensor) else x)
     if x.dtype.kind != "f":
         x = x.astype(np.float64)
     power = 1 / 3 if method == "central" else 1 / 2
@@ -138,7 +138,7 @@ def jacobian(f, x, h=None, method="central"):
 
     def call(point):
         y = f(point)
-        return np.asarray(y._value if isinstance(y, Tensor) else y, dtype=np.float64)
+        return np.asarray(y.array if isinstance(y, Tensor) else y, dtype=np.float64)
 
     base = call(x) if method == "forward" else None
     columns = []
@@ -202,11 +202,11 @@ def compute_gradient(f, x, delta=None):
     with GradientTape() as tape:
         tape.watch(xs)
         y = _tensor_result(f, xs)
-    y_size = y._value.size
-    theoretical = [np.zeros((y_size, v._value.size), dtype=v._value.dtype) if j is None
-                   else np.reshape(j._value, (y_size, v._value.size))
+    y_size = y.array.size
+    theoretical = [np.zeros((y_size, v.array.size), dtype=v.array.dtype) if j is None
+                   else np.reshape(j.array, (y_size, v.array.size))
                    for v, j in zip(xs, tape.jacobian(y, xs))]
-    numerical = [_numeric_jacobian_2d(f, xs, k, delta, y._value.dtype) for k in range(len(xs))]
+    numerical = [_numeric_jacobian_2d(f, xs, k, delta, y.array.dtype) for k in range(len(xs))]
     return tuple(theoretical), tuple(numerical)
 
 
@@ -225,7 +225,7 @@ def _tensor_result(f, args):
 
 def _numeric_jacobian_2d(f, xs, k, delta, y_dtype):
     """Central differences for argument ``k`` in its own dtype: columns of the (y_size, x_size) Jacobian."""
-    x = np.array(xs[k]._value)
+    x = np.array(xs[k].array)
     delta = x.dtype.type(delta)
     columns = []
     for i in range(x.size):
@@ -235,7 +235,7 @@ def _numeric_jacobian_2d(f, xs, k, delta, y_dtype):
             moved.flat[i] += sign * delta
             args = list(xs)
             args[k] = constant(moved)
-            values.append(_tensor_result(f, args)._value.ravel())
+            values.append(_tensor_result(f, args).array.ravel())
         columns.append((values[0] - values[1]) / np.asarray(2 * delta, dtype=y_dtype))
     return np.stack(columns, axis=1).astype(x.dtype) if columns else np.zeros((0, 0), dtype=x.dtype)
 

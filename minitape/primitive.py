@@ -89,7 +89,7 @@ class Primitive:
         """The output's tangent given the inputs' tangents (``None`` = zero), or ``None``."""
         rules = self.jvp_rules
         if rules == "linear":  # the op itself, applied to the tangents (a missing one is zero)
-            tangents = tuple([Tensor(np.zeros_like(x._value)) if t is None else t for t, x in zip(tangents, inputs)])
+            tangents = tuple([Tensor(np.zeros_like(x.array)) if t is None else t for t, x in zip(tangents, inputs)])
             return apply(self, tangents, attrs)
         if callable(rules):
             return rules(tangents, ans, *inputs, **attrs)
@@ -107,13 +107,13 @@ def apply(prim, inputs, attrs=NO_ATTRS):
     This is the only place where ops are recorded.
     """
     if attrs:
-        out = Tensor(prim.forward(*[x._value for x in inputs], **attrs))
+        out = Tensor(prim.forward(*[x.array for x in inputs], **attrs))
     elif len(inputs) == 2:  # performance (benchmarks/README.md): the most common ops, without building a list
-        out = Tensor(prim.forward(inputs[0]._value, inputs[1]._value))
+        out = Tensor(prim.forward(inputs[0].array, inputs[1].array))
     elif len(inputs) == 1:
-        out = Tensor(prim.forward(inputs[0]._value))
+        out = Tensor(prim.forward(inputs[0].array))
     else:
-        out = Tensor(prim.forward(*[x._value for x in inputs]))
+        out = Tensor(prim.forward(*[x.array for x in inputs]))
     recorders = recording._state.recorders
     if recorders:
         for recorder in recorders:
@@ -137,13 +137,13 @@ def convert_inputs(op_name, *values):
     for v in values:
         if isinstance(v, Tensor):
             if dtype is None:
-                dtype = v._value.dtype
-            elif v._value.dtype != dtype:
+                dtype = v.array.dtype
+            elif v.array.dtype != dtype:
                 raise TypeError(f"{op_name}: all inputs must have the same dtype, got {np.dtype(dtype).name} and "
-                                f"{v._value.dtype.name}. {_cast_hint(np.dtype(dtype), v._value.dtype)}")
+                                f"{v.array.dtype.name}. {_cast_hint(np.dtype(dtype), v.array.dtype)}")
     if dtype is None and len(values) > 1:
         first = convert_input(values[0], None, op_name)
-        return (first,) + tuple([convert_input(v, first._value.dtype, op_name) for v in values[1:]])
+        return (first,) + tuple([convert_input(v, first.array.dtype, op_name) for v in values[1:]])
     return tuple([convert_input(v, dtype, op_name) for v in values])
 
 
@@ -212,7 +212,7 @@ def check_dtype(op_name, x, allowed):
     TypeError: sqrt: int32 tensors are not supported; it works on floating-point tensors (float16, float32, \
 float64). Convert first, e.g. mt.cast(x, mt.float32).
     """
-    dtype = x._value.dtype
+    dtype = x.array.dtype
     if dtype in allowed:
         return x
     works_on = _KINDS_IN_WORDS.get(allowed) or ", ".join(sorted(d.name for d in allowed)) + " tensors"

@@ -86,21 +86,21 @@ class GradientTape:
         """Called by every op run while this tape is active; keeps the op if it touches a tracked value."""
         tracked = self._tracked
         for x in inputs:
-            if x._id in tracked:
+            if x.id in tracked:
                 break
         else:
             return  # no input is tracked: the op is a constant as far as this tape knows
-        if out._value.dtype.kind != "f":
+        if out.array.dtype.kind != "f":
             return  # integers and booleans carry no gradient
-        tracked.add(out._id)
+        tracked.add(out.id)
         # The weak reference lets a picture of the tape show the value while someone
         # else keeps it alive; the tape itself keeps only what the VJP rule needs.
         # performance (benchmarks/README.md): a plain tuple, laid out as a Record
-        self._records.append((prim, tuple([x._id for x in inputs]), out._id, out if prim.keeps_output else None,
+        self._records.append((prim, tuple([x.id for x in inputs]), out.id, out if prim.keeps_output else None,
                               inputs if prim.keeps_inputs else None, attrs, weakref.ref(out)))
 
     def variable_accessed(self, variable):
-        if self._watch_accessed_variables and variable._trainable:
+        if self._watch_accessed_variables and variable.trainable:
             self._watch_one(variable)
 
     def watch(self, tensor):
@@ -118,8 +118,8 @@ class GradientTape:
     def _watch_one(self, t):
         if self._records is None:
             self._reset()
-        self._tracked.add(t._id)
-        self._watched.setdefault(t._id, t)
+        self._tracked.add(t.id)
+        self._watched.setdefault(t.id, t)
 
     def watched_variables(self):
         """The Variables this tape watches, in the order they were created (as in TensorFlow).
@@ -132,7 +132,7 @@ class GradientTape:
         ['a:0', 'b:0']
         """
         # Ids are handed out in creation order, and a Variable keeps its id for life.
-        return tuple(sorted((t for t in self._watched.values() if isinstance(t, Variable)), key=lambda v: v._id))
+        return tuple(sorted((t for t in self._watched.values() if isinstance(t, Variable)), key=lambda v: v.id))
 
     @contextlib.contextmanager
     def stop_recording(self):
@@ -214,10 +214,10 @@ class GradientTape:
         self._leave_context()
         try:
             adjoints = sweep(self._records, seeds, needed=self._needed(flat_sources),
-                             keep={s._id for s in flat_sources}, release=not self._persistent)
+                             keep={s.id for s in flat_sources}, release=not self._persistent)
         finally:  # even if a rule fails midway: a half-swept tape must never answer again
             self._release_unless_persistent()
-        grads = [adjoints.get(s._id) for s in flat_sources]
+        grads = [adjoints.get(s.id) for s in flat_sources]
         return nest.pack_sequence_as(sources, self._final_results(grads, flat_sources, unconnected))
 
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
@@ -248,15 +248,15 @@ class GradientTape:
                             "them into one with mt.stack)")
         target = self._checked_target(target)
         self._leave_context()
-        n_out = int(np.prod(target._value.shape))
+        n_out = int(np.prod(target.array.shape))
         try:
             rows = self._one_hot_passes(target, flat_sources, n_out, lambda i: _one_hot(target, i))
         finally:
             self._release_unless_persistent()
-        jacobians = [_joined(r, stack, target._value.shape + s._value.shape, s)
+        jacobians = [_joined(r, stack, target.array.shape + s.array.shape, s)
                      for r, s in zip(rows, flat_sources)]
         return nest.pack_sequence_as(sources, self._final_results(
-            jacobians, flat_sources, unconnected, shape=lambda s: target._value.shape + s._value.shape))
+            jacobians, flat_sources, unconnected, shape=lambda s: target.array.shape + s.array.shape))
 
     def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
                        parallel_iterations=None, experimental_use_pfor=True):
@@ -274,7 +274,7 @@ class GradientTape:
                             "call batch_jacobian once for each)")
         (source,) = self._checked_sources(source)
         target = self._checked_target(target)
-        t_shape, s_shape = target._value.shape, source._value.shape
+        t_shape, s_shape = target.array.shape, source.array.shape
         # TensorFlow's words, which its own tests match; it checks the target first, then the source.
         for shape in (t_shape, s_shape):
             if len(shape) < 2:
@@ -371,7 +371,7 @@ class GradientTape:
                 v = self._checked_output_gradient(k, v, t)
             # Every target is seeded, tracked or not: a target that is itself a source (``y = x``, or
             # a Variable returned as it is) has gradient 1 with no op in between, as in TensorFlow.
-            seeds[t._id] = seeds[t._id] + v if t._id in seeds else v
+            seeds[t.id] = seeds[t.id] + v if t.id in seeds else v
         return seeds
 
     def _checked_output_gradient(self, k, v, target):
@@ -380,17 +380,17 @@ class GradientTape:
         if v.dtype != target.dtype:
             raise TypeError(f"output_gradients[{k}] has dtype {v.dtype.name} but its target is "
                             f"{target.dtype.name}; convert it with mt.cast(v, mt.{target.dtype.name})")
-        if v._value.shape != target._value.shape:
+        if v.array.shape != target.array.shape:
             try:
-                v = broadcast_to(v, target._value.shape)
+                v = broadcast_to(v, target.array.shape)
             except ValueError:
-                raise ValueError(f"output_gradients[{k}] has shape {v._value.shape} but its target has shape "
-                                 f"{target._value.shape}; give it the target's shape (or a scalar)") from None
+                raise ValueError(f"output_gradients[{k}] has shape {v.array.shape} but its target has shape "
+                                 f"{target.array.shape}; give it the target's shape (or a scalar)") from None
         return v
 
     def _needed(self, sources):
         """The ids of the values that depend on some source: only they need an adjoint."""
-        needed = {s._id for s in sources if s._id in self._tracked}
+        needed = {s.id for s in sources if s.id in self._tracked}
         for _, inputs, output, _, _, _, _ in self._records:  # each laid out as a Record
             if not needed.isdisjoint(inputs):
                 needed.add(output)
@@ -408,7 +408,7 @@ class GradientTape:
         >>> x = mt.Variable(3.0)
         >>> with mt.GradientTape() as tape:
         ...     y = x * x
-        >>> tape.adjoints(y)[x._id]
+        >>> tape.adjoints(y)[x.id]
         <mt.Tensor: shape=(), dtype=float32, numpy=6.0>
         """
         self._check_not_spent("adjoints")
@@ -425,21 +425,21 @@ class GradientTape:
         if not target.dtype.is_floating:
             _warn_not_floating("target", target)
             return [None] * len(sources)
-        keep = {s._id for s in sources}
-        if target._id not in self._tracked and target._id not in keep:
+        keep = {s.id for s in sources}
+        if target.id not in self._tracked and target.id not in keep:
             return [None] * len(sources)
         if n_passes == 0:
-            return [[] if s._id == target._id or target._id in self._needed([s]) else None for s in sources]
+            return [[] if s.id == target.id or target.id in self._needed([s]) else None for s in sources]
         needed = self._needed(sources)
         passes = []
         for k in range(n_passes):
             last = k == n_passes - 1
-            adjoints = sweep(self._records, {target._id: seed_for(k)}, needed, keep,
+            adjoints = sweep(self._records, {target.id: seed_for(k)}, needed, keep,
                              release=last and not self._persistent)
-            passes.append([adjoints.get(s._id) for s in sources])
+            passes.append([adjoints.get(s.id) for s in sources])
         return [None if passes[0][j] is None else [p[j] for p in passes] for j in range(len(sources))]
 
-    def _final_results(self, grads, sources, unconnected, shape=lambda s: s._value.shape):
+    def _final_results(self, grads, sources, unconnected, shape=lambda s: s.array.shape):
         """Apply the dtype and unconnected-gradient rules to the raw results."""
         out = []
         for g, s in zip(grads, sources):
@@ -462,13 +462,13 @@ def _joined(parts, join, shape, source):
 
 
 def _one_hot(target, i):
-    seed = np.zeros(target._value.size, dtype=target._value.dtype)
+    seed = np.zeros(target.array.size, dtype=target.array.dtype)
     seed[i] = 1
-    return Tensor(seed.reshape(target._value.shape))
+    return Tensor(seed.reshape(target.array.shape))
 
 
 def _one_hot_column(target, j):
-    seed = np.zeros((target._value.shape[0], max(int(np.prod(target._value.shape[1:])), 1)),
-                    dtype=target._value.dtype)
+    seed = np.zeros((target.array.shape[0], max(int(np.prod(target.array.shape[1:])), 1)),
+                    dtype=target.array.dtype)
     seed[:, j] = 1
-    return Tensor(seed.reshape(target._value.shape))
+    return Tensor(seed.reshape(target.array.shape))

@@ -73,7 +73,7 @@ class TensorShape(tuple):
         """
         if other is None:
             return True
-        dims = [None if d is None else int(d) for d in (other._value if isinstance(other, Tensor) else other)]
+        dims = [None if d is None else int(d) for d in (other.array if isinstance(other, Tensor) else other)]
         return len(dims) == len(self) and all(a is None or b is None or a == b for a, b in zip(self, dims))
 
     def assert_is_compatible_with(self, other):
@@ -94,28 +94,42 @@ class Tensor:
 
     Build tensors with :func:`constant` or :func:`convert_to_tensor`, or as
     the result of ops; the constructor itself is internal.
+
+    Two fields are what the rest of the library reads:
+
+    * ``array``: the NumPy value itself (not a copy), for the ops' NumPy code.
+      Read it, never write to it or assign it: a tape may hold this very array.
+      (``numpy()`` is the user's copy.)
+    * ``id``: the tensor's identity, a number no other tensor has (a Variable
+      and its reads share one). Tapes know values by it.
+
+    >>> t = constant([1.0, 2.0])
+    >>> t.array, t.id > 0
+    (array([1., 2.], dtype=float32), True)
     """
 
-    __slots__ = ("_value", "_id", "__weakref__")
+    # Plain slots, not read-only properties: a property costs a function call on every read, and the ops
+    # read these fields several times each (benchmarks/README.md).
+    __slots__ = ("array", "id", "__weakref__")
     # Make NumPy hand binary operators to us: np_array * tensor -> Tensor.__rmul__.
     __array_priority__ = 100
 
     def __init__(self, value):
-        self._value = value  # an np.ndarray, or a NumPy scalar for 0-d results
-        self._id = _next_id()
+        self.array = value  # an np.ndarray, or a NumPy scalar for 0-d results
+        self.id = _next_id()
 
     # -- what it holds ---------------------------------------------------------
     @property
     def shape(self):
-        return TensorShape(np.shape(self._value))
+        return TensorShape(np.shape(self.array))
 
     @property
     def dtype(self):
-        return dtypes.as_dtype(self._value.dtype)
+        return dtypes.as_dtype(self.array.dtype)
 
     @property
     def ndim(self):
-        return np.ndim(self._value)
+        return np.ndim(self.array)
 
     def numpy(self):
         """The value as NumPy: a copy, or a NumPy scalar for a 0-d tensor (as in TF).
@@ -123,17 +137,17 @@ class Tensor:
         Writing into the copy leaves the tensor alone, and anything computed
         from it with NumPy is invisible to tapes.
         """
-        value = self._value
+        value = self.array
         return value[()] if np.ndim(value) == 0 else value.copy()
 
     def __array__(self, dtype=None, copy=None):
         """For NumPy: ``np.asarray(t)`` is a read-only view (as in TF), ``np.array(t)`` a copy."""
-        if copy or (dtype is not None and np.dtype(dtype) != self._value.dtype):
+        if copy or (dtype is not None and np.dtype(dtype) != self.array.dtype):
             if copy is False:
                 raise ValueError(f"a {self.dtype.name} tensor cannot be viewed as {np.dtype(dtype).name} without "
                                  f"a copy")
-            return np.array(self._value, dtype=dtype)
-        view = np.asarray(self._value).view()
+            return np.array(self.array, dtype=dtype)
+        view = np.asarray(self.array).view()
         view.flags.writeable = False
         return view
 
@@ -148,7 +162,7 @@ class Tensor:
     # -- Python protocols --------------------------------------------------------
     def __repr__(self):
         return (f"<mt.Tensor: shape={tuple(self.shape)}, dtype={self.dtype.name}, "
-                f"numpy={_format_value(self._value)}>")
+                f"numpy={_format_value(self.array)}>")
 
     def __str__(self):
         text = str(self.numpy())
@@ -156,40 +170,40 @@ class Tensor:
         return f"mt.Tensor({newline}{text}, shape={tuple(self.shape)}, dtype={self.dtype.name})"
 
     def __format__(self, spec):
-        if spec and np.ndim(self._value) == 0:
+        if spec and np.ndim(self.array) == 0:
             return format(self.numpy(), spec)
         return format(str(self), spec)
 
     def __bool__(self):
-        if np.size(self._value) == 0:  # NumPy refuses; TensorFlow says False
+        if np.size(self.array) == 0:  # NumPy refuses; TensorFlow says False
             return False
         try:
-            return bool(self._value)
+            return bool(self.array)
         except ValueError:
             raise ValueError(f"the truth value of a tensor of shape {tuple(self.shape)} is ambiguous: `if`, "
                              f"`and` and `or` need a single element; test one (t[0] > 0) or reduce first "
                              f"(mt.reduce_max(t) > 0)") from None
 
     def __float__(self):
-        return float(self._value)
+        return float(self.array)
 
     def __int__(self):
-        return int(self._value)
+        return int(self.array)
 
     def __index__(self):
-        if self._value.dtype.kind not in "iu":
+        if self.array.dtype.kind not in "iu":
             raise TypeError(f"only integer tensors can be used as an index, got {self.dtype.name}")
-        return int(self._value)
+        return int(self.array)
 
     def __len__(self):
-        if np.ndim(self._value) == 0:
+        if np.ndim(self.array) == 0:
             raise TypeError("a scalar tensor has no len()")
-        return len(self._value)
+        return len(self.array)
 
     def __iter__(self):
-        if np.ndim(self._value) == 0:
+        if np.ndim(self.array) == 0:
             raise TypeError("cannot iterate over a scalar tensor")
-        return (self[i] for i in range(len(self._value)))
+        return (self[i] for i in range(len(self.array)))
 
     # The operators (x + y, x * y, x @ y, -x, x[i], x == y, ...) are the ops of the same names in
     # minitape.ops; that package attaches them to this class, since the ops are built on Tensor.
@@ -207,7 +221,7 @@ class _Reference:
         return self._tensor
 
     def __hash__(self):
-        return self._tensor._id
+        return self._tensor.id
 
     def __eq__(self, other):
         return isinstance(other, _Reference) and other._tensor is self._tensor
@@ -236,7 +250,7 @@ class Variable(Tensor):
             initial_value = initial_value()
         if isinstance(initial_value, Variable):
             initial_value = initial_value.snapshot()
-        value = convert_to_tensor(initial_value, dtype=dtype)._value
+        value = convert_to_tensor(initial_value, dtype=dtype).array
         if shape is not None and tuple(shape) != np.shape(value):
             raise ValueError(f"Variable: initial value has shape {np.shape(value)}, "
                              f"but shape={tuple(shape)} was given")
@@ -267,8 +281,8 @@ class Variable(Tensor):
         for recorder in recorders:
             recorder.variable_accessed(self)
         snapshot = Tensor.__new__(Tensor)
-        snapshot._value = self._value
-        snapshot._id = self._id
+        snapshot.array = self.array
+        snapshot.id = self.id
         return snapshot
 
     # value() and read_value(), a read that is a tensor of its own (TensorFlow's ReadVariableOp), are the op
@@ -282,7 +296,7 @@ class Variable(Tensor):
         if isinstance(value, Tensor) and value.dtype != dtype:
             raise ValueError(f"Variable {self._name}.{what}: the value has dtype {value.dtype.name} but the "
                              f"Variable is {dtype.name}; convert it first with mt.cast(value, mt.{dtype.name})")
-        array = convert_to_tensor(value, dtype=dtype)._value
+        array = convert_to_tensor(value, dtype=dtype).array
         if np.shape(array) != self._shape:
             raise ValueError(f"Variable {self._name}.{what}: the value has shape {np.shape(array)} but the "
                              f"Variable has shape {self._shape}")
@@ -290,17 +304,17 @@ class Variable(Tensor):
 
     def assign(self, value):
         """Replace the value (same shape and dtype); returns the Variable."""
-        self._value = np.array(self._checked(value, "assign"))
+        self.array = np.array(self._checked(value, "assign"))
         return self
 
     def assign_add(self, delta):
         """``self <- self + delta``, in place and not recorded; returns the Variable."""
-        self._value = self._value + self._checked(delta, "assign_add")
+        self.array = self.array + self._checked(delta, "assign_add")
         return self
 
     def assign_sub(self, delta):
         """``self <- self - delta``, in place and not recorded; returns the Variable."""
-        self._value = self._value - self._checked(delta, "assign_sub")
+        self.array = self.array - self._checked(delta, "assign_sub")
         return self
 
     def _refuse_in_place(self, operator, fix):
@@ -328,7 +342,7 @@ class Variable(Tensor):
 
     def __repr__(self):
         return (f"<mt.Variable '{self._name}' shape={self._shape} dtype={self.dtype.name}, "
-                f"numpy={_format_value(self._value)}>")
+                f"numpy={_format_value(self.array)}>")
 
     def __str__(self):
         return repr(self)
@@ -414,13 +428,13 @@ def constant(value, dtype=None, shape=None):
                             f"convert it with mt.cast(x, mt.{dtypes.as_dtype(dtype).name})")
         if shape is None:
             return value
-        array = value._value
+        array = value.array
     elif holds_tensors(value):
         raise ValueError("constant: the list holds tensors, and mt.constant makes a tensor from numbers; "
                          "mt.stack(values) or mt.convert_to_tensor(values) packs tensors into one (and keeps their "
                          "gradients)")
     else:
-        array = _to_array(value._value if isinstance(value, Variable) else value, dtype)
+        array = _to_array(value.array if isinstance(value, Variable) else value, dtype)
     if shape is not None:
         shape = tuple(int(d) for d in shape)
         if any(d < 0 for d in shape):

@@ -203,17 +203,17 @@ def local_partials(op, values):
     """
     prim, in_ids, out_id, saved_output, saved_inputs, attrs, _ = op.record  # a Record
     inputs_known = [values[i].tensor for i in in_ids]
-    if any(t is None or np.size(t._value) != 1 for t in inputs_known):
+    if any(t is None or np.size(t.array) != 1 for t in inputs_known):
         return None
     if prim.keeps_output and saved_output is None:
         return None  # the rule reads the output, and nobody kept it
     # The output of scalar inputs is a scalar: the seed needs only its dtype.
-    out = values[out_id].tensor or next(t for t in inputs_known if t._value.dtype.kind == "f")
-    ones = Tensor(np.ones((), dtype=out._value.dtype))
+    out = values[out_id].tensor or next(t for t in inputs_known if t.array.dtype.kind == "f")
+    ones = Tensor(np.ones((), dtype=out.array.dtype))
     inputs = (None,) * len(in_ids) if saved_inputs is None else saved_inputs
     with recording.silenced():  # a question about the tape: no tape may record it
         grads = prim.vjp(ones, saved_output, inputs, attrs, [True] * len(in_ids))
-    return [None if g is None else float(np.asarray(g._value).reshape(())) for g in grads]
+    return [None if g is None else float(np.asarray(g.array).reshape(())) for g in grads]
 
 
 # -- formatting ------------------------------------------------------------------------------------
@@ -236,7 +236,7 @@ def format_value(tensor, decimals=None):
     >>> format_value(constant([1.0, 2.5])), format_value(zeros((3, 3))), short_text(zeros((3, 3)))
     ('[1, 2.5]', None, '(3, 3) float32')
     """
-    array = np.asarray(tensor._value)
+    array = np.asarray(tensor.array)
     if array.size > SMALL:
         return None
     if array.dtype.kind != "f":
@@ -247,7 +247,7 @@ def format_value(tensor, decimals=None):
 
 def shape_text(tensor):
     """``(2, 3) float32``: what a value is, when its numbers are too many to show."""
-    return f"{tuple(np.shape(tensor._value))} {np.asarray(tensor._value).dtype.name}"
+    return f"{tuple(np.shape(tensor.array))} {np.asarray(tensor.array).dtype.name}"
 
 
 def short_text(tensor, decimals=None):
@@ -323,11 +323,11 @@ class EvaluationTrace:
         return [v for v in reading.values.values() if v.kind in ("variable", "watched")]
 
     def _result(self, reading):
-        return reading.values[self.output._id]
+        return reading.values[self.output.id]
 
     def _operand(self, value):
         """How an op's input is written: a small constant by its value, anything else by its symbol."""
-        if value.kind == "constant" and value.tensor is not None and np.size(value.tensor._value) == 1:
+        if value.kind == "constant" and value.tensor is not None and np.size(value.tensor.array) == 1:
             return self._number(value.tensor)
         return value.symbol
 
@@ -417,7 +417,7 @@ class _KeepingTape(GradientTape):
         super().record(prim, inputs, out, attrs)
         if len(self) > before:  # the op was recorded
             for t in (*inputs, out):
-                self.kept.setdefault(t._id, t)
+                self.kept.setdefault(t.id, t)
 
 
 def evaluation_trace(f, /, direction=None, dtype=float64, **inputs):

@@ -217,7 +217,7 @@ def _picture(rankdir, graph_attr, heading=None):
 
 
 def _ids(tensors):
-    return None if tensors is None else {t._id for t in nest.flatten(tensors)}
+    return None if tensors is None else {t.id for t in nest.flatten(tensors)}
 
 
 def _check_tape(tape, caller):
@@ -324,9 +324,9 @@ class _Scene:
             raise ValueError(f"max_nodes must be at least 1 (or None to draw everything), got {max_nodes}")
         self.reading = read_tape(tape, accumulator)
         for label, tensor in (names or {}).items():  # the caller's names for values, e.g. {"y": y}
-            if not isinstance(tensor, Tensor) or tensor._id not in self.reading.values:
+            if not isinstance(tensor, Tensor) or tensor.id not in self.reading.values:
                 raise ValueError(f"names[{label!r}] must be a tensor recorded on this tape")
-            self.reading.values[tensor._id].name = label
+            self.reading.values[tensor.id].name = label
         self.targets = _ids(targets) or set()
         self.off = _off_path(self.reading, _ids(targets), _ids(sources))
         self.off_text = "does not lead to the target" if sources is None else "not between sources and target"
@@ -668,11 +668,11 @@ def backward_steps(tape, target, sources=None, *, partials=False, legend=True, m
     """
     _check_tape(tape, "backward_steps")
     scene = _Scene(tape, target, sources, partials=partials, max_nodes=max_nodes)
-    if target._id not in scene.reading.values:
+    if target.id not in scene.reading.values:
         raise ValueError("backward_steps: the target was not recorded by this tape; pass the tensor your "
                          "function returned inside the tape's `with` block")
     ops = {op.output: op for op in scene.reading.ops}
-    frames = [(None, {target._id: Tensor(np.ones_like(target._value))})]  # the seed: d target / d target = 1
+    frames = [(None, {target.id: Tensor(np.ones_like(target.array))})]  # the seed: d target / d target = 1
 
     def on_step(record, adjoints):  # keep what this step changed: the adjoints of the op's inputs
         frames.append((ops[record.output], {i: adjoints[i] for i in record.inputs if i in adjoints}))

@@ -23,8 +23,8 @@ def test_records_are_named_and_in_recording_order():
     assert isinstance(sin, engine.Record) and sin._fields == (
         "op", "inputs", "output", "saved_output", "saved_inputs", "attrs", "output_ref")
     assert (sin.op.name, sin.inputs, mul.op.name, mul.inputs, mul.output) == (
-        "sin", (x._id,), "multiply", (sin.output, c._id), y._id)
-    assert sin.saved_output is None and sin.saved_inputs[0]._id == x._id  # sin's rule reads x, not sin(x)
+        "sin", (x.id,), "multiply", (sin.output, c.id), y.id)
+    assert sin.saved_output is None and sin.saved_inputs[0].id == x.id  # sin's rule reads x, not sin(x)
     assert mul.saved_inputs[1] is c and mul.output_ref() is y and mul.attrs == {}
 
 
@@ -36,12 +36,12 @@ def test_the_view_is_read_only():
         records[0].op = None
     assert isinstance(tape.watched, types.MappingProxyType) and list(tape.watched.values()) == [x]
     with pytest.raises(TypeError):
-        tape.watched[c._id] = c
+        tape.watched[c.id] = c
     with mt.autodiff.ForwardAccumulator(x, 1.0) as acc:
         z = x * x
-    assert isinstance(acc.tangents, types.MappingProxyType) and float(acc.tangents[z._id]) == 4.0
+    assert isinstance(acc.tangents, types.MappingProxyType) and float(acc.tangents[z.id]) == 4.0
     with pytest.raises(TypeError):
-        acc.tangents[x._id] = None
+        acc.tangents[x.id] = None
 
 
 def test_adjoints_calls_on_step_after_each_op_and_leaves_the_tape_usable():
@@ -50,7 +50,7 @@ def test_adjoints_calls_on_step_after_each_op_and_leaves_the_tape_usable():
     adjoints = tape.adjoints(y, on_step=lambda record, adj: steps.append((record.op.name, dict(adj))))
     assert [name for name, _ in steps] == ["multiply", "sin"]
     assert float(steps[0][1][tape.records[0].output]) == 3.0  # d y / d sin(x) = c, after the first step
-    np.testing.assert_allclose(float(adjoints[x._id]), 3.0 * np.cos(2.0), rtol=1e-6)
+    np.testing.assert_allclose(float(adjoints[x.id]), 3.0 * np.cos(2.0), rtol=1e-6)
     assert float(tape.gradient(y, x)) == pytest.approx(3.0 * np.cos(2.0))
 
 
@@ -70,8 +70,8 @@ def test_a_spent_tape_says_so():
 def test_sweep_is_lesson_10s_loop_on_the_records():
     tape, x, c, y = small_tape()
     records = list(tape.records)
-    adjoints = engine.sweep(records, {y._id: mt.constant(1.0)}, needed={x._id, records[0].output})
-    assert set(adjoints) == {x._id}  # adjoints are dropped once used, and c is not needed
+    adjoints = engine.sweep(records, {y.id: mt.constant(1.0)}, needed={x.id, records[0].output})
+    assert set(adjoints) == {x.id}  # adjoints are dropped once used, and c is not needed
     assert len(records) == 2  # without release, the records stay
-    engine.sweep(records, {y._id: mt.constant(1.0)}, needed={x._id}, release=True)
+    engine.sweep(records, {y.id: mt.constant(1.0)}, needed={x.id}, release=True)
     assert records == []

@@ -59,7 +59,7 @@ def test_every_read_is_a_tensor_of_its_own():
         a, b = mt.convert_to_tensor(v), v.read_value()
         tape.watch([a, b])
         y = a * b * v
-    assert a is not b and a._id != b._id != v._id
+    assert a is not b and a.id != b.id != v.id
     assert [float(g) for g in tape.gradient(y, [a, b, v])] == [9.0, 9.0, 27.0]  # v: all three uses
 
 
@@ -68,7 +68,7 @@ def test_an_op_reads_a_variable_without_a_node_of_its_own():
     v = mt.Variable(3.0)
     with mt.GradientTape() as tape, mt.autodiff.OpCounter() as count:
         y = v * 2.0
-    assert [r.op.name for r in tape.records] == ["multiply"] and tape.records[0].inputs[0] == v._id
+    assert [r.op.name for r in tape.records] == ["multiply"] and tape.records[0].inputs[0] == v.id
     assert count.total == 1 and float(tape.gradient(y, v)) == 2.0
     with mt.GradientTape() as tape:
         z = v.read_value() * 2.0

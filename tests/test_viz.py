@@ -154,7 +154,7 @@ def test_same_code_same_source():
     for _ in range(2):  # the same code twice: new tensors, new ids
         tape, x, c, y = small_tape()
         sources.append(viz.to_dot(tape, y, grads=True, partials=True))
-        ids.append(y._id)
+        ids.append(y.id)
     assert ids[0] != ids[1] and sources[0] == sources[1]
 
 

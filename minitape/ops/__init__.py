@@ -68,7 +68,7 @@ def _comparison(op, if_none, if_shapes_differ):
             return if_none
         x, y = convert_inputs(op.__name__, self, other)
         try:
-            np.broadcast_shapes(x._value.shape, y._value.shape)
+            np.broadcast_shapes(x.array.shape, y.array.shape)
         except ValueError:
             return Tensor(np.array(if_shapes_differ))
         return op(x, y)

@@ -40,13 +40,13 @@ def ones(shape, dtype="float32"):
 def zeros_like(input, dtype=None):
     """Zeros with the shape (and, unless ``dtype`` is given, the dtype) of ``input``."""
     (x,) = convert_inputs("zeros_like", input)
-    return Tensor(np.zeros(x._value.shape, dtype=x._value.dtype if dtype is None else as_dtype(dtype).as_numpy_dtype))
+    return Tensor(np.zeros(x.array.shape, dtype=x.array.dtype if dtype is None else as_dtype(dtype).as_numpy_dtype))
 
 
 def ones_like(input, dtype=None):
     """Ones with the shape (and, unless ``dtype`` is given, the dtype) of ``input``."""
     (x,) = convert_inputs("ones_like", input)
-    return Tensor(np.ones(x._value.shape, dtype=x._value.dtype if dtype is None else as_dtype(dtype).as_numpy_dtype))
+    return Tensor(np.ones(x.array.shape, dtype=x.array.dtype if dtype is None else as_dtype(dtype).as_numpy_dtype))
 
 
 def fill(dims, value):
@@ -59,8 +59,8 @@ def fill(dims, value):
     array([7., 7.], dtype=float32)
     """
     (x,) = convert_inputs("fill", value)
-    if x._value.ndim:
-        raise ValueError(f"fill: value must be a scalar, got shape {x._value.shape}; to repeat a tensor, use "
+    if x.array.ndim:
+        raise ValueError(f"fill: value must be a scalar, got shape {x.array.shape}; to repeat a tensor, use "
                          f"mt.broadcast_to(value, shape) or mt.tile")
     return broadcast_to(x, _shape(dims, "fill"))
 
@@ -72,7 +72,7 @@ def range(start, limit=None, delta=1, dtype=None):  # noqa: A001  (TensorFlow's 
     """
     if limit is None:
         start, limit = 0, start
-    args = [a._value if isinstance(a, Tensor) else a for a in (start, limit, delta)]
+    args = [a.array if isinstance(a, Tensor) else a for a in (start, limit, delta)]
     first, last, step = args
     if step == 0:
         raise ValueError(f"range: delta must not be 0 (it would count from {first} to {last} forever); "
@@ -109,13 +109,13 @@ def linspace(start, stop, num, axis=0):
     if b.dtype != a.dtype:
         raise ValueError(f"linspace: start is {a.dtype.name} but stop is {b.dtype.name}; give both one dtype, "
                          f"e.g. mt.cast(stop, mt.{a.dtype.name})")
-    count = np.asarray(num._value if isinstance(num, Tensor) else num)
+    count = np.asarray(num.array if isinstance(num, Tensor) else num)
     if count.ndim or count.dtype.kind not in "iu":
         raise TypeError(f"linspace: num must be an integer, got {num!r}")
     count = int(count)
     if count < 0:
         raise ValueError(f"linspace: num must not be negative, got {count}")
-    shape = np.broadcast_shapes(a._value.shape, b._value.shape)
+    shape = np.broadcast_shapes(a.array.shape, b.array.shape)
     axis = one_axis(axis, len(shape) + 1, "linspace")
     a, b = expand_dims(broadcast_to(a, shape), axis), expand_dims(broadcast_to(b, shape), axis)
     steps = max(count - 1, 1)

@@ -42,13 +42,13 @@ _FLOAT32 = np.dtype(np.float32)
 def _input(op_name, x, allowed):
     if type(x) is not Tensor:
         (x,) = convert_inputs(op_name, x)
-    dtype = x._value.dtype
+    dtype = x.array.dtype
     return x if dtype is _FLOAT32 or dtype.kind == "f" else check_dtype(op_name, x, allowed)
 
 
 def _as_float(x):
     """An integer tensor as TensorFlow's true division sees it: float32 for 8- and 16-bit integers, else float64."""
-    return cast(x, "float32" if x._value.dtype.itemsize <= 2 else "float64")
+    return cast(x, "float32" if x.array.dtype.itemsize <= 2 else "float64")
 
 
 def _stable_sigmoid(x):
@@ -94,12 +94,12 @@ def binary(name, forward, derivatives, doc, keeps="inputs", dtypes=NUMBERS, line
                         keeps=keeps)
 
     def op(x, y):
-        if type(y) is float and type(x) is Tensor and ((dtype := x._value.dtype) is _FLOAT32 or dtype.kind == "f"):
+        if type(y) is float and type(x) is Tensor and ((dtype := x.array.dtype) is _FLOAT32 or dtype.kind == "f"):
             y = float_constant(y, dtype)  # `x * 0.5`: the commonest case, converted directly
         else:
-            if type(x) is not Tensor or type(y) is not Tensor or (dtype := x._value.dtype) != y._value.dtype:
+            if type(x) is not Tensor or type(y) is not Tensor or (dtype := x.array.dtype) != y.array.dtype:
                 x, y = convert_inputs(name, x, y)
-                dtype = x._value.dtype
+                dtype = x.array.dtype
             if dtype is not _FLOAT32 and dtype.kind != "f":
                 check_dtype(name, x, dtypes)
                 if divides and dtype.kind in "iu":
@@ -107,7 +107,7 @@ def binary(name, forward, derivatives, doc, keeps="inputs", dtypes=NUMBERS, line
         try:
             return apply(prim, (x, y))
         except ValueError:  # checked only on failure: most calls have compatible shapes
-            broadcast_shape(name, x._value.shape, y._value.shape)
+            broadcast_shape(name, x.array.shape, y.array.shape)
             raise
 
     return _declared(op, name, prim, doc)
@@ -267,14 +267,14 @@ def where(condition, x=None, y=None):
     array([1., 2.], dtype=float32)
     """
     (c,) = convert_inputs("where", condition)
-    if c._value.dtype != np.bool_:
+    if c.array.dtype != np.bool_:
         raise TypeError(f"where: condition must be a boolean tensor, got {c.dtype.name}")
     if x is None and y is None:
-        return Tensor(np.argwhere(c._value))
+        return Tensor(np.argwhere(c.array))
     if x is None or y is None:
         raise ValueError("where: give both x and y, or neither")
     x, y = convert_inputs("where", x, y)
-    broadcast_shape("where", c._value.shape, x._value.shape, y._value.shape)
+    broadcast_shape("where", c.array.shape, x.array.shape, y.array.shape)
     return apply(_where, (c, x, y))
 
 
@@ -290,15 +290,15 @@ def clip_by_value(t, clip_value_min, clip_value_max):
     The gradient passes where ``min <= t <= max`` and is 0 outside.
     """
     x, lo, hi = convert_inputs("clip_by_value", t, clip_value_min, clip_value_max)
-    broadcast_shape("clip_by_value", x._value.shape, lo._value.shape, hi._value.shape)
-    if np.any(lo._value > hi._value):
+    broadcast_shape("clip_by_value", x.array.shape, lo.array.shape, hi.array.shape)
+    if np.any(lo.array > hi.array):
         raise ValueError("clip_by_value: clip_value_min must not be greater than clip_value_max")
     return apply(_clip_by_value, (x, lo, hi))
 
 
 # -- dtype conversion --------------------------------------------------------------------------
 _cast = Primitive("cast", lambda x, dtype: x.astype(dtype),
-                  vjp=[lambda g, z, x, dtype: cast(g, x._value.dtype)],
+                  vjp=[lambda g, z, x, dtype: cast(g, x.array.dtype)],
                   jvp=[lambda t, z, x, dtype: cast(t, dtype)])
 
 
@@ -313,7 +313,7 @@ def cast(x, dtype):
         dtype = as_dtype(dtype).as_numpy_dtype
     except TypeError as e:
         raise TypeError(f"cast: {e}") from None
-    if x._value.dtype == dtype:
+    if x.array.dtype == dtype:
         return x
     return apply(_cast, (x,), {"dtype": dtype})
 
@@ -324,9 +324,9 @@ def _no_gradient(name, numpy_fn, doc, dtypes=NUMBERS):
     def op(x, y):
         x, y = convert_inputs(name, x, y)
         check_dtype(name, x, dtypes)
-        if x._value.shape != y._value.shape:
-            broadcast_shape(name, x._value.shape, y._value.shape)
-        return Tensor(numpy_fn(x._value, y._value))
+        if x.array.shape != y.array.shape:
+            broadcast_shape(name, x.array.shape, y.array.shape)
+        return Tensor(numpy_fn(x.array, y.array))
 
     op.__name__ = op.__qualname__ = name
     op.__doc__ = doc + " Elementwise, broadcasting like NumPy; no gradient."
@@ -357,26 +357,26 @@ bitwise_xor = _no_gradient("bitwise_xor", np.bitwise_xor, "x ^ y: xor, bit by bi
 def logical_not(x):
     """not x, for booleans; no gradient."""
     (x,) = convert_inputs("logical_not", x)
-    return Tensor(np.logical_not(check_dtype("logical_not", x, _BOOL)._value))
+    return Tensor(np.logical_not(check_dtype("logical_not", x, _BOOL).array))
 
 
 def invert(x):
     """~x: every bit flipped (for booleans: not); no gradient."""
     (x,) = convert_inputs("invert", x)
-    return Tensor(np.invert(check_dtype("invert", x, INTEGERS_AND_BOOL)._value))
+    return Tensor(np.invert(check_dtype("invert", x, INTEGERS_AND_BOOL).array))
 
 
 def round(x):  # noqa: A001  (TensorFlow's name)
     """Round to the nearest integer, halves to even (as TF and NumPy do). No gradient: the result
     is a constant to every tape (see the custom-gradients lesson for a straight-through estimator)."""
     (x,) = convert_inputs("round", x)
-    return Tensor(np.round(check_dtype("round", x, NUMBERS)._value))
+    return Tensor(np.round(check_dtype("round", x, NUMBERS).array))
 
 
 def _arg_extreme(name, numpy_fn, nan_as):
     def op(input, axis=None, output_type="int64"):
         (x,) = convert_inputs(name, input)
-        values = x._value
+        values = x.array
         axis = one_axis(0 if axis is None else axis, values.ndim, name)
         if values.shape[axis] == 0:
             raise ValueError(f"{name}: axis {axis} of the tensor of shape {values.shape} is empty, so it has no "
@@ -428,12 +428,12 @@ def add_n(inputs, name=None):
     if not isinstance(inputs, (list, tuple)) or not inputs:
         raise ValueError(f"add_n: inputs must be a non-empty list of tensors of one shape and dtype, got {inputs!r}")
     xs = convert_inputs("add_n", *inputs)
-    if len({x._value.dtype for x in xs}) > 1:
+    if len({x.array.dtype for x in xs}) > 1:
         raise TypeError(f"add_n: all inputs must have one dtype, got {', '.join(x.dtype.name for x in xs)}; convert "
                         f"them first, e.g. mt.cast(x, mt.float32)")
-    if len({x._value.shape for x in xs}) > 1:
+    if len({x.array.shape for x in xs}) > 1:
         raise ValueError(f"add_n: all inputs must have the same shape (add_n does not broadcast), got "
-                         f"{', '.join(str(x._value.shape) for x in xs)}; use mt.add to broadcast")
+                         f"{', '.join(str(x.array.shape) for x in xs)}; use mt.add to broadcast")
     return xs[0] if len(xs) == 1 else apply(_add_n, xs)
 
 

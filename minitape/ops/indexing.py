@@ -38,7 +38,7 @@ def _input(op_name, x):
 
 def _integers(op_name, what, value, allowed):
     """``value`` as a NumPy integer array, if its dtype is one of ``allowed`` (TensorFlow's list for the op)."""
-    array = convert_to_tensor(value)._value
+    array = convert_to_tensor(value).array
     if array.dtype.name not in allowed:
         raise TypeError(f"{op_name}: {what} must be integers ({', '.join(allowed)}), got {array.dtype.name} "
                         f"({value!r}); write them as integers, e.g. [0, 2], or convert them with mt.cast")
@@ -47,7 +47,7 @@ def _integers(op_name, what, value, allowed):
 
 def _number(op_name, what, value):
     """A single integer argument (a Python int, a NumPy integer or a 0-d integer tensor)."""
-    array = np.asarray(value._value if isinstance(value, Tensor) else value)
+    array = np.asarray(value.array if isinstance(value, Tensor) else value)
     if array.ndim != 0 or array.dtype.kind not in "iu":
         raise TypeError(f"{op_name}: {what} must be a single integer, got {value!r}")
     return int(array)
@@ -106,7 +106,7 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     """
     x = _input("gather", params)
     idx = _integers("gather", "indices", indices, ("int16", "int32", "int64"))
-    shape = x._value.shape
+    shape = x.array.shape
     if not shape:
         raise ValueError("gather: params must have at least 1 dimension, got a scalar")
     b = _number("gather", "batch_dims", batch_dims)
@@ -146,7 +146,7 @@ def gather_nd(params, indices, batch_dims=0, name=None):
     """
     x = _input("gather_nd", params)
     idx = _integers("gather_nd", "indices", indices, ("int16", "int32", "int64"))
-    shape = x._value.shape
+    shape = x.array.shape
     if idx.ndim == 0:
         raise ValueError("gather_nd: indices must be at least a vector (its last dimension holds the index "
                          "vectors), got a scalar; write [[i]] to pick one slice")
@@ -193,13 +193,13 @@ _pad = Primitive(
     "pad", _padded, keeps="nothing",
     vjp=[lambda g, ans, x, paddings, constant_values: apply(_slice, (g,), {
         "begin": tuple(lo for lo, _ in paddings),
-        "size": tuple(n - lo - hi for n, (lo, hi) in zip(g._value.shape, paddings)), "shape": g._value.shape})],
+        "size": tuple(n - lo - hi for n, (lo, hi) in zip(g.array.shape, paddings)), "shape": g.array.shape})],
     jvp=[lambda t, ans, x, paddings, constant_values: apply(_pad, (t,), {"paddings": paddings,
                                                                          "constant_values": 0})])
 
 
 def _sliced(x, begin, size):
-    return apply(_slice, (x,), {"begin": tuple(begin), "size": tuple(size), "shape": x._value.shape})
+    return apply(_slice, (x,), {"begin": tuple(begin), "size": tuple(size), "shape": x.array.shape})
 
 
 def slice(input_, begin, size, name=None):  # noqa: A001  (TensorFlow's name)
@@ -210,7 +210,7 @@ def slice(input_, begin, size, name=None):  # noqa: A001  (TensorFlow's name)
            [5., 6.]], dtype=float32)
     """
     x = _input("slice", input_)
-    shape = x._value.shape
+    shape = x.array.shape
     begin = _integers("slice", "begin", begin, ("int32", "int64"))
     size = _integers("slice", "size", size, ("int32", "int64"))
     if begin.shape != (len(shape),) or size.shape != (len(shape),):
@@ -237,12 +237,12 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     [[[1.0, 2.0]], [[3.0, 4.0]]]
     """
     x = _input("split", value)
-    shape = x._value.shape
+    shape = x.array.shape
     if not shape:
         raise ValueError("split: cannot split a scalar; the value needs at least one dimension")
     axis = one_axis(axis, len(shape), "split")
     n = shape[axis]
-    scalar = np.asarray(num_or_size_splits._value if isinstance(num_or_size_splits, Tensor) else num_or_size_splits)
+    scalar = np.asarray(num_or_size_splits.array if isinstance(num_or_size_splits, Tensor) else num_or_size_splits)
     if scalar.ndim == 0:
         if scalar.dtype.kind not in "iu":
             raise ValueError(f"split: num_or_size_splits must be an integer (the number of pieces) or a list of "
@@ -312,7 +312,7 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     array([3., 2., 1., 2., 3., 2.], dtype=float32)
     """
     x = _input("pad", tensor)
-    shape = x._value.shape
+    shape = x.array.shape
     upper = str(mode).upper()
     if upper not in ("CONSTANT", "REFLECT", "SYMMETRIC"):
         raise ValueError(f'pad: mode must be "CONSTANT", "REFLECT" or "SYMMETRIC", got {mode!r}')
@@ -341,9 +341,9 @@ def _pad_value(x, constant_values):
     if value.dtype != x.dtype:
         raise TypeError(f"pad: constant_values has dtype {value.dtype.name} but the tensor {x.dtype.name}; convert "
                         f"it: mt.cast(constant_values, mt.{x.dtype.name})")
-    if value._value.ndim != 0:
-        raise ValueError(f"pad: constant_values must be a scalar, got shape {value._value.shape}")
-    return value._value[()]
+    if value.array.ndim != 0:
+        raise ValueError(f"pad: constant_values must be a scalar, got shape {value.array.shape}")
+    return value.array[()]
 
 
 # -- one_hot ---------------------------------------------------------------------------------------
@@ -388,8 +388,8 @@ def _on_off(on_value, off_value, dtype):
                         f"{given['off_value'].dtype.name}; give both in one dtype")
     if wanted is None:
         wanted = next(iter(given.values())).dtype if given else as_dtype("float32")
-    on = given["on_value"]._value if "on_value" in given else convert_to_tensor(1, dtype=wanted)._value
-    off = given["off_value"]._value if "off_value" in given else convert_to_tensor(0, dtype=wanted)._value
+    on = given["on_value"].array if "on_value" in given else convert_to_tensor(1, dtype=wanted).array
+    off = given["off_value"].array if "off_value" in given else convert_to_tensor(0, dtype=wanted).array
     return on, off, wanted.as_numpy_dtype
 
 

@@ -93,9 +93,9 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     a, b = convert_inputs("matmul", a, b)
     if output_type is not None:
         a, b = _widened("matmul", a, b, output_type)
-    if a._value.dtype.kind != "f":  # every float is allowed: only others are looked up
+    if a.array.dtype.kind != "f":  # every float is allowed: only others are looked up
         check_dtype("matmul", a, _MATMUL)
-    sa, sb = a._value.shape, b._value.shape
+    sa, sb = a.array.shape, b.array.shape
     if len(sa) < 2 or len(sb) < 2:
         raise ValueError(f"matmul: both inputs need at least 2 dimensions, got shapes {sa} and {sb}; "
                          f"make a vector a matrix first, e.g. mt.reshape(v, (1, -1)) or mt.expand_dims(v, 0)")
@@ -124,7 +124,7 @@ def _widened(op_name, a, b, output_type):
 def matrix_transpose(a):
     """Swap the last two dimensions (the transpose of each matrix in a batch)."""
     (a,) = convert_inputs("matrix_transpose", a)
-    perm = list(range(a._value.ndim))
+    perm = list(range(a.array.ndim))
     perm[-2:] = perm[-1], perm[-2]
     return transpose(a, perm)
 
@@ -133,7 +133,7 @@ def matrix_transpose(a):
 def _matrices(op_name, x, square=True):
     """``x`` as a tensor of floating-point matrices (square ones, unless ``square`` is False)."""
     (x,) = convert_inputs(op_name, x)
-    shape = x._value.shape
+    shape = x.array.shape
     if x.dtype.name not in ("float16", "float32", "float64"):
         raise TypeError(f"{op_name}: expected floating-point matrices (float16, float32 or float64), got "
                         f"{x.dtype.name}; convert them first, e.g. mt.cast(a, mt.float32)")
@@ -244,7 +244,7 @@ def solve(matrix, rhs, adjoint=False, name=None):
     if b.dtype != a.dtype:
         raise TypeError(f"linalg.solve: matrix and rhs must have the same dtype, got {a.dtype.name} and "
                         f"{b.dtype.name}; convert one: mt.cast(rhs, mt.{a.dtype.name})")
-    sa, sb = a._value.shape, b._value.shape
+    sa, sb = a.array.shape, b.array.shape
     if len(sb) != len(sa):
         raise ValueError(f"linalg.solve: matrix and rhs must have the same rank, got shapes {sa} and {sb}; rhs holds "
                          f"one column per system: write a vector b as mt.reshape(b, (-1, 1))")
@@ -344,9 +344,9 @@ def _cholesky_forward(a):
 
 def _phi(x):
     """Φ(X): the lower triangle of X with its diagonal halved."""
-    n = x._value.shape[-1]
+    n = x.array.shape[-1]
     mask = np.tril(np.ones((n, n))) - 0.5 * np.eye(n)
-    return x * Tensor(mask.astype(x._value.dtype))
+    return x * Tensor(mask.astype(x.array.dtype))
 
 
 def _symmetric_part(x):
@@ -424,7 +424,7 @@ def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT")
     array([1., 5.], dtype=float32)
     """
     (x,) = convert_inputs("linalg.diag_part", input)
-    shape = x._value.shape
+    shape = x.array.shape
     if len(shape) < 2:
         raise ValueError(f"linalg.diag_part: expected a matrix or a batch of matrices, got shape {shape}")
     k = _diagonal_index("linalg.diag_part", k)
@@ -442,7 +442,7 @@ def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0, 
            [0., 2.]], dtype=float32)
     """
     (d,) = convert_inputs("linalg.diag", diagonal)
-    shape = d._value.shape
+    shape = d.array.shape
     if not shape:
         raise ValueError("linalg.diag: diagonal must have at least 1 dimension, got a scalar")
     k = _diagonal_index("linalg.diag", k)
@@ -493,7 +493,7 @@ def tensor_diag(diagonal, name=None):
            [0., 2.]], dtype=float32)
     """
     (d,) = convert_inputs("linalg.tensor_diag", diagonal)
-    if d._value.ndim == 0:
+    if d.array.ndim == 0:
         raise ValueError("linalg.tensor_diag: diagonal must have at least 1 dimension, got a scalar")
     return apply(_tensor_diag_prim, (d,))
 
@@ -501,7 +501,7 @@ def tensor_diag(diagonal, name=None):
 def tensor_diag_part(input, name=None):
     """The diagonal of a tensor of shape ``s + s``: ``out[i, j] = x[i, j, i, j]`` (undoes :func:`tensor_diag`)."""
     (x,) = convert_inputs("linalg.tensor_diag_part", input)
-    shape = x._value.shape
+    shape = x.array.shape
     half = len(shape) // 2
     if not shape or len(shape) % 2 or shape[:half] != shape[half:]:
         raise ValueError(f"linalg.tensor_diag_part: the input's shape must be s + s for some s (rank 2k, the first "
@@ -563,7 +563,7 @@ def _operand_gradient(g, operands, terms, out, k):
     kept = "".join(label for label in unique if label in elsewhere)
     grad = _contract((out,) + others, kept, (g,) + operands[:k] + operands[k + 1:])
     if kept != term:
-        size = dict(zip(term, x._value.shape))
+        size = dict(zip(term, x.array.shape))
         fresh = iter(sorted(set(string.ascii_letters) - set(out).union(*terms)))
         extra_terms, extra, target, seen = [], [], "", set()
         for label in unique:
@@ -579,7 +579,7 @@ def _operand_gradient(g, operands, terms, out, k):
             seen.add(label)
             target += label
         grad = _contract((kept, *extra_terms), target, (grad, *extra))
-    stretched = [i for i, (d, e) in enumerate(zip(x._value.shape, grad._value.shape)) if d == 1 and e != 1]
+    stretched = [i for i, (d, e) in enumerate(zip(x.array.shape, grad.array.shape)) if d == 1 and e != 1]
     return reduce_sum(grad, stretched, keepdims=True) if stretched else grad
 
 
@@ -653,7 +653,7 @@ def einsum(equation, *inputs, **kwargs):
     if unknown:
         raise TypeError(f"einsum: unexpected keyword argument(s) {sorted(unknown)}; it takes name and optimize")
     tensors = convert_inputs("einsum", *inputs)
-    terms, out = _parse_einsum(equation, [t._value.shape for t in tensors])
+    terms, out = _parse_einsum(equation, [t.array.shape for t in tensors])
     return _contract(terms, out, tensors)
 
 

@@ -42,12 +42,12 @@ _log_softmax_prim = Primitive(
 
 def _float_logits(op_name, logits, axis):
     (x,) = convert_inputs(op_name, logits)
-    if x._value.dtype.kind != "f":
+    if x.array.dtype.kind != "f":
         check_dtype(op_name, x, FLOATING)
-    if x._value.ndim == 0:
+    if x.array.ndim == 0:
         raise ValueError(f"{op_name}: the logits are a scalar; give them at least one axis to normalise over, "
                          f"e.g. mt.reshape(logits, [1])")
-    return x, one_axis(-1 if axis is None else axis, x._value.ndim, op_name)  # axis=None is the last, as in TF
+    return x, one_axis(-1 if axis is None else axis, x.array.ndim, op_name)  # axis=None is the last, as in TF
 
 
 def softmax(logits, axis=-1):
@@ -67,9 +67,9 @@ def log_softmax(logits, axis=-1):
 
 
 def _check_same_shape(op_name, labels, logits):
-    if labels._value.shape != logits._value.shape:
+    if labels.array.shape != logits.array.shape:
         raise ValueError(f"{op_name}: labels and logits must have the same shape, got labels "
-                         f"{labels._value.shape} and logits {logits._value.shape}")
+                         f"{labels.array.shape} and logits {logits.array.shape}")
 
 
 # max(x, 0) - x z + log(1 + e^-|x|) equals -z log(sigmoid(x)) - (1 - z) log(1 - sigmoid(x))
@@ -131,7 +131,7 @@ def softmax_cross_entropy_with_logits(labels=None, logits=None, axis=-1):
 # -- activations: elu and swish -------------------------------------------------------------------------
 def _float_features(op_name, features):
     (x,) = convert_inputs(op_name, features)
-    if x._value.dtype.kind != "f":
+    if x.array.dtype.kind != "f":
         raise TypeError(f"{op_name}: features must be floating-point, got {x.dtype.name}; convert them first, "
                         f"e.g. mt.cast(x, mt.float32)")
     return x
@@ -186,12 +186,12 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
             raise ValueError("embedding_lookup: params is an empty list; give a tensor, or a list of shards")
         shards = convert_inputs("embedding_lookup", *params)
         if len(shards) > 1:
-            _check_div_shards([s._value.shape[0] if s._value.ndim else 0 for s in shards])
+            _check_div_shards([s.array.shape[0] if s.array.ndim else 0 for s in shards])
         params = concat(list(shards), 0) if len(shards) > 1 else shards[0]
     looked_up = gather(params, ids)
     if max_norm is None:
         return looked_up
-    embedding_axes = list(range(np.ndim(convert_to_tensor(ids)._value), looked_up._value.ndim))
+    embedding_axes = list(range(np.ndim(convert_to_tensor(ids).array), looked_up.array.ndim))
     return clip_by_norm(looked_up, max_norm, axes=embedding_axes)
 
 

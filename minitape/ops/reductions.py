@@ -36,18 +36,18 @@ def _axes(axis, ndim, op_name):
 
 def _kept_shape(x, axes):
     """The shape of the reduction with keepdims=True: reduced axes become 1."""
-    return tuple(1 if i in axes else d for i, d in enumerate(x._value.shape))
+    return tuple(1 if i in axes else d for i, d in enumerate(x.array.shape))
 
 
 def _spread(g, x, axes, keepdims):
     """``g`` (the gradient of a reduction) broadcast back over the input's shape."""
     if not keepdims:
         g = reshape(g, _kept_shape(x, axes))
-    return broadcast_to(g, x._value.shape)
+    return broadcast_to(g, x.array.shape)
 
 
 def _count(x, axes):
-    return int(np.prod([x._value.shape[a] for a in axes]))
+    return int(np.prod([x.array.shape[a] for a in axes]))
 
 
 def _numpy_sum(x, axis, keepdims):
@@ -78,13 +78,13 @@ def _numpy_extreme(numpy_fn, empty):
 def _extreme_vjp(g, y, x, axis, keepdims):
     """Gradient of max/min: to the elements equal to the result, shared equally among ties."""
     y, g = (y, g) if keepdims else (reshape(y, _kept_shape(x, axis)), reshape(g, _kept_shape(x, axis)))
-    chosen = cast(equal(x, y), x._value.dtype)
+    chosen = cast(equal(x, y), x.array.dtype)
     return chosen / reduce_sum(chosen, axis, keepdims=True) * g
 
 
 def _extreme_jvp(t, y, x, axis, keepdims):
     kept_y = y if keepdims else reshape(y, _kept_shape(x, axis))
-    chosen = cast(equal(x, kept_y), x._value.dtype)
+    chosen = cast(equal(x, kept_y), x.array.dtype)
     return reduce_sum(chosen * t, axis, keepdims) / reduce_sum(chosen, axis, keepdims)
 
 
@@ -95,13 +95,13 @@ def _product_of_others(x, axes):
     length n; an exclusive cumulative product from each end, multiplied,
     leaves out exactly the element itself.
     """
-    if x._value.size == 0:
+    if x.array.size == 0:
         return zeros_like(x)  # no elements, no others
-    rest = tuple(a for a in range(x._value.ndim) if a not in axes)
+    rest = tuple(a for a in range(x.array.ndim) if a not in axes)
     moved = transpose(x, axes + rest)
     flat = reshape(moved, (_count(x, axes), -1))
     others = cumprod(flat, axis=0, exclusive=True) * cumprod(flat, axis=0, exclusive=True, reverse=True)
-    return transpose(reshape(others, moved._value.shape), np.argsort(axes + rest))
+    return transpose(reshape(others, moved.array.shape), np.argsort(axes + rest))
 
 
 _reduce_sum = Primitive("reduce_sum", _numpy_sum,
@@ -124,9 +124,9 @@ _reduce_prod = Primitive(
 def _reduction(name, prim, what):
     def op(input_tensor, axis=None, keepdims=False):
         (x,) = convert_inputs(name, input_tensor)
-        if x._value.dtype.kind != "f":  # every float is allowed: only others are looked up
+        if x.array.dtype.kind != "f":  # every float is allowed: only others are looked up
             check_dtype(name, x, NUMBERS)
-        axes = _axes(axis, x._value.ndim, name)
+        axes = _axes(axis, x.array.ndim, name)
         return apply(prim, (x,), {"axis": axes, "keepdims": bool(keepdims)})
 
     op.__name__ = op.__qualname__ = name
@@ -177,7 +177,7 @@ def cumsum(x, axis=0, exclusive=False, reverse=False):
     """
     (x,) = convert_inputs("cumsum", x)
     check_dtype("cumsum", x, NUMBERS)
-    return apply(_cumsum, (x,), {"axis": one_axis(axis, x._value.ndim, "cumsum"),
+    return apply(_cumsum, (x,), {"axis": one_axis(axis, x.array.ndim, "cumsum"),
                                 "exclusive": bool(exclusive), "reverse": bool(reverse)})
 
 
@@ -185,7 +185,7 @@ def cumprod(x, axis=0, exclusive=False, reverse=False):
     """Running products along ``axis``: [a, b, c] gives [a, ab, abc] (options as in :func:`cumsum`)."""
     (x,) = convert_inputs("cumprod", x)
     check_dtype("cumprod", x, NUMBERS)
-    return apply(_cumprod, (x,), {"axis": one_axis(axis, x._value.ndim, "cumprod"),
+    return apply(_cumprod, (x,), {"axis": one_axis(axis, x.array.ndim, "cumprod"),
                                  "exclusive": bool(exclusive), "reverse": bool(reverse)})
 
 
@@ -251,12 +251,12 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=False):
     check_dtype("norm", x, FLOATING)
     matrix = isinstance(axis, (tuple, list)) and len(axis) == 2
     if matrix:
-        axes = _axes(axis, x._value.ndim, "norm")  # also refuses the same axis twice
-        axis = tuple(int(a) % x._value.ndim for a in axis)  # in the caller's order: it matters for 1 and inf
+        axes = _axes(axis, x.array.ndim, "norm")  # also refuses the same axis twice
+        axis = tuple(int(a) % x.array.ndim for a in axis)  # in the caller's order: it matters for 1 and inf
     elif axis is not None and (isinstance(axis, (tuple, list)) or np.ndim(axis) != 0):
         raise ValueError(f"norm: axis must be None, an integer, or a pair of distinct integers, got {axis!r}")
     else:
-        axes = _axes(axis, x._value.ndim, "norm")
+        axes = _axes(axis, x.array.ndim, "norm")
     _norm_order(ord, matrix)
     if ord in ("euclidean", "fro") or (ord == 2 and not matrix):
         return sqrt(reduce_sum(x * x, axes, keepdims))
@@ -267,7 +267,7 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=False):
             return reduce_max(abs(x), axes, keepdims)
         return pow(reduce_sum(pow(abs(x), float(ord)), axes, keepdims), 1.0 / ord)  # a p-norm
     if ord == 2:  # the spectral norm: the two axes last, then the largest singular value of each matrix
-        rest = tuple(a for a in range(x._value.ndim) if a not in axis)
+        rest = tuple(a for a in range(x.array.ndim) if a not in axis)
         largest = apply(_spectral_norm, (transpose(x, rest + axis),))
         return reshape(largest, _kept_shape(x, axes)) if keepdims else largest
     # 1: the largest sum of |x| down axis[0]; inf: the largest sum along axis[1] (column and row sums of a matrix)
@@ -320,8 +320,8 @@ def _softmax_weights(x, axis):
     ``y`` is the same number, but ``y`` rounded to float32 can be off by more
     than the weights' own precision when it is large.)
     """
-    m = np.max(x._value, axis=axis, keepdims=True, initial=-np.inf)
-    e = exp(x - Tensor(np.where(np.isfinite(m), m, 0).astype(x._value.dtype)))
+    m = np.max(x.array, axis=axis, keepdims=True, initial=-np.inf)
+    e = exp(x - Tensor(np.where(np.isfinite(m), m, 0).astype(x.array.dtype)))
     return e / reduce_sum(e, axis, keepdims=True)
 
 
@@ -341,10 +341,10 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     1000.6931762695312
     """
     (x,) = convert_inputs("reduce_logsumexp", input_tensor)
-    if x._value.dtype.kind != "f":
+    if x.array.dtype.kind != "f":
         raise TypeError(f"reduce_logsumexp: expected a floating-point tensor, got {x.dtype.name}; convert it "
                         f"first, e.g. mt.cast(x, mt.float32)")
-    return apply(_reduce_logsumexp, (x,), {"axis": _axes(axis, x._value.ndim, "reduce_logsumexp"),
+    return apply(_reduce_logsumexp, (x,), {"axis": _axes(axis, x.array.ndim, "reduce_logsumexp"),
                                            "keepdims": bool(keepdims)})
 
 

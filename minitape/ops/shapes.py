@@ -35,7 +35,7 @@ def integer_axes(axis, op_name, what="axis"):
     >>> integer_axes([0, -1], "reduce_sum")
     (0, -1)
     """
-    values = np.asarray(axis._value if isinstance(axis, Tensor) else axis)
+    values = np.asarray(axis.array if isinstance(axis, Tensor) else axis)
     if values.size and values.dtype.kind not in "iu":
         raise TypeError(f"{op_name}: {what} must be an integer or a list of integers, got {axis!r}")
     return tuple(int(a) for a in values.reshape(-1))
@@ -44,7 +44,7 @@ def integer_axes(axis, op_name, what="axis"):
 def one_axis(axis, ndim, op_name):
     """``axis`` as a single non-negative axis of a tensor with ``ndim`` dimensions (-1 is the last)."""
     axes = integer_axes(axis, op_name)
-    if not isinstance(axis, (int, np.integer)) and np.ndim(axis._value if isinstance(axis, Tensor) else axis) != 0:
+    if not isinstance(axis, (int, np.integer)) and np.ndim(axis.array if isinstance(axis, Tensor) else axis) != 0:
         raise ValueError(f"{op_name}: axis must be a single integer, got {axis!r}")
     if ndim == 0:
         raise ValueError(f"{op_name}: axis {axes[0]} is out of range: the tensor is a scalar, which has no axes "
@@ -95,12 +95,12 @@ def stop_gradient(input):
     >>> float(tape.gradient(y, x))  # d(x * c)/dx with c = 2
     2.0
     """
-    return Tensor(_input(input, "stop_gradient")._value)
+    return Tensor(_input(input, "stop_gradient").array)
 
 
 # -- reshaping ------------------------------------------------------------------------------
 _reshape = Primitive("reshape", lambda x, shape: np.reshape(x, shape),
-                     vjp=[lambda g, ans, x, shape: reshape(g, x._value.shape)],
+                     vjp=[lambda g, ans, x, shape: reshape(g, x.array.shape)],
                      jvp="linear")
 
 
@@ -116,7 +116,7 @@ def reshape(tensor, shape):
     TensorShape([2, 2])
     """
     x = _input(tensor, "reshape")
-    dims = np.reshape(np.asarray(shape._value if isinstance(shape, Tensor) else shape), -1)
+    dims = np.reshape(np.asarray(shape.array if isinstance(shape, Tensor) else shape), -1)
     if dims.size and dims.dtype.kind not in "iu":
         raise TypeError(f"reshape: shape must be integers, got {shape!r} (dtype {dims.dtype}); "
                         f"write it as integers, e.g. (2, 3), or cast it with mt.cast(shape, mt.int32)")
@@ -124,12 +124,12 @@ def reshape(tensor, shape):
     if shape.count(-1) > 1 or any(d < -1 for d in shape):
         raise ValueError(f"reshape: shape {shape} has a negative size; sizes are 0 or more, and one of them may "
                          f"be -1 (\"whatever fits\")")
-    shape = _with_minus_one_filled(shape, x._value.shape)
+    shape = _with_minus_one_filled(shape, x.array.shape)
     try:
-        shape = _dummy(x._value.shape).reshape(shape).shape
+        shape = _dummy(x.array.shape).reshape(shape).shape
     except ValueError:
-        raise ValueError(f"reshape: cannot reshape a tensor of shape {x._value.shape} "
-                         f"({x._value.size} elements) into shape {shape}") from None
+        raise ValueError(f"reshape: cannot reshape a tensor of shape {x.array.shape} "
+                         f"({x.array.size} elements) into shape {shape}") from None
     return apply(_reshape, (x,), {"shape": shape})
 
 
@@ -161,12 +161,12 @@ def transpose(a, perm=None):
     TensorShape([3, 1])
     """
     x = _input(a, "transpose")
-    ndim = x._value.ndim
+    ndim = x.array.ndim
     perm = tuple(range(ndim))[::-1] if perm is None else tuple(
         p % max(ndim, 1) for p in integer_axes(perm, "transpose", "perm"))
     if sorted(perm) != list(range(ndim)):
         raise ValueError(f"transpose: perm {perm} is not a permutation of the {ndim} dimensions "
-                         f"of a tensor of shape {x._value.shape}")
+                         f"of a tensor of shape {x.array.shape}")
     return apply(_transpose, (x,), {"perm": perm})
 
 
@@ -178,10 +178,10 @@ def expand_dims(input, axis):
         raise ValueError(f"expand_dims: axis must be a single integer, got {axis!r}; to insert several "
                          f"dimensions, call expand_dims once for each (or use mt.reshape)")
     try:
-        shape = np.expand_dims(_dummy(x._value.shape), axes).shape
+        shape = np.expand_dims(_dummy(x.array.shape), axes).shape
     except np.exceptions.AxisError:
-        raise ValueError(f"expand_dims: axis {axis} is out of range for a tensor of shape {x._value.shape} "
-                         f"(use -{x._value.ndim + 1} to {x._value.ndim})") from None
+        raise ValueError(f"expand_dims: axis {axis} is out of range for a tensor of shape {x.array.shape} "
+                         f"(use -{x.array.ndim + 1} to {x.array.ndim})") from None
     return reshape(x, shape)
 
 
@@ -190,22 +190,22 @@ def squeeze(input, axis=None):
     x = _input(input, "squeeze")
     axes = (integer_axes(axis, "squeeze") or None) if axis is not None else None
     if axes is not None:
-        ndim = x._value.ndim
+        ndim = x.array.ndim
         if any(not -ndim <= a < ndim for a in axes):
-            raise ValueError(f"squeeze: axis {axis} is out of range for a tensor of shape {x._value.shape} "
+            raise ValueError(f"squeeze: axis {axis} is out of range for a tensor of shape {x.array.shape} "
                              f"(use -{ndim} to {ndim - 1})")
         axes = tuple({a % ndim for a in axes})  # the same axis twice is squeezed once, as in TensorFlow
     try:
-        shape = np.squeeze(_dummy(x._value.shape), axis=axes).shape
+        shape = np.squeeze(_dummy(x.array.shape), axis=axes).shape
     except (ValueError, np.exceptions.AxisError):
-        raise ValueError(f"squeeze: axis {axis} of a tensor of shape {x._value.shape} "
+        raise ValueError(f"squeeze: axis {axis} of a tensor of shape {x.array.shape} "
                          f"does not have size 1") from None
     return reshape(x, shape)
 
 
 # -- broadcasting and its transpose ---------------------------------------------------------
 _broadcast_to = Primitive("broadcast_to", lambda x, shape: np.broadcast_to(x, shape),
-                          vjp=[lambda g, ans, x, shape: unbroadcast(g, x._value.shape)],
+                          vjp=[lambda g, ans, x, shape: unbroadcast(g, x.array.shape)],
                           jvp="linear")
 
 
@@ -213,12 +213,12 @@ def broadcast_to(input, shape):
     """Repeat ``input`` along new or size-1 dimensions to reach ``shape`` (NumPy's rules)."""
     x = _input(input, "broadcast_to")
     shape = _integers(shape, "broadcast_to", "shape")
-    if x._value.shape == shape:
+    if x.array.shape == shape:
         return x
     try:
         return apply(_broadcast_to, (x,), {"shape": shape})
     except ValueError:  # NumPy refuses exactly the shapes we refuse; say it in our words
-        raise ValueError(f"broadcast_to: a tensor of shape {x._value.shape} cannot be broadcast to {shape} "
+        raise ValueError(f"broadcast_to: a tensor of shape {x.array.shape} cannot be broadcast to {shape} "
                          f"(compared from the right, each dimension must equal the target's or be 1)") from None
 
 
@@ -231,7 +231,7 @@ def _sum_to_shape(g, shape):
 
 
 _unbroadcast = Primitive("unbroadcast", _sum_to_shape,
-                         vjp=[lambda g, ans, x, shape: broadcast_to(g, x._value.shape)],
+                         vjp=[lambda g, ans, x, shape: broadcast_to(g, x.array.shape)],
                          jvp="linear")
 
 
@@ -243,7 +243,7 @@ def unbroadcast(x, shape):
     """
     x = _input(x, "unbroadcast")
     shape = _integers(shape, "unbroadcast", "shape")
-    have = x._value.shape
+    have = x.array.shape
     if have == shape:
         return x
     if len(shape) > len(have) or any(d != 1 and d != h for d, h in zip(shape, have[len(have) - len(shape):])):
@@ -266,15 +266,15 @@ class Broadcasting(Primitive):
         grads = []
         for k, rule in enumerate(self.vjp_rules):
             grad = rule(g, ans, *inputs, **attrs) if wanted[k] and rule is not None else None
-            if grad is not None and grad._value.shape != inputs[k]._value.shape:
-                grad = unbroadcast(grad, inputs[k]._value.shape)
+            if grad is not None and grad.array.shape != inputs[k].array.shape:
+                grad = unbroadcast(grad, inputs[k].array.shape)
             grads.append(grad)
         return grads
 
     def jvp(self, tangents, ans, inputs, attrs):
         total = Primitive.jvp(self, tangents, ans, inputs, attrs)
-        if total is not None and total._value.shape != ans._value.shape:
-            total = broadcast_to(total, ans._value.shape)
+        if total is not None and total.array.shape != ans.array.shape:
+            total = broadcast_to(total, ans.array.shape)
         return total
 
 
@@ -287,7 +287,7 @@ def _scatter_forward(g, index, shape):
 
 
 _getitem = Primitive("getitem", lambda x, index: x[index],
-                     vjp=[lambda g, ans, x, index: apply(_scatter, (g,), {"index": index, "shape": x._value.shape})],
+                     vjp=[lambda g, ans, x, index: apply(_scatter, (g,), {"index": index, "shape": x.array.shape})],
                      jvp="linear")
 _scatter = Primitive("scatter", _scatter_forward, keeps="nothing",
                      vjp=[lambda g, ans, x, index, shape: apply(_getitem, (g,), {"index": index})],
@@ -302,7 +302,7 @@ def _plain_index(index):
     copied, so that the tape keeps the index it used.
     """
     index = tuple(index) if isinstance(index, (tuple, list)) else (index,)
-    return tuple([np.array(i._value if isinstance(i, Tensor) else i) if isinstance(i, (Tensor, np.ndarray, list))
+    return tuple([np.array(i.array if isinstance(i, Tensor) else i) if isinstance(i, (Tensor, np.ndarray, list))
                   else i for i in index])
 
 
@@ -338,17 +338,17 @@ def _check_index(index, x):
         if isinstance(i, slice) and i.step is not None and int(i.step) == 0:
             raise ValueError("getitem: a slice's step must not be 0")
     try:
-        _dummy(x._value.shape)[index]
+        _dummy(x.array.shape)[index]
     except IndexError:
         simple = [i for i in index if i is not None and i is not Ellipsis]
         if sum(i is Ellipsis for i in index) > 1:
             raise ValueError("getitem: an index can have only one ... (ellipsis)") from None
-        if len(simple) > x._value.ndim:
+        if len(simple) > x.array.ndim:
             raise ValueError(f"getitem: the index has {len(simple)} entries but the tensor of shape "
-                             f"{x._value.shape} has {x._value.ndim} dimension{'s' if x._value.ndim != 1 else ''}. "
+                             f"{x.array.shape} has {x.array.ndim} dimension{'s' if x.array.ndim != 1 else ''}. "
                              f"A list is read as a tuple, as in TensorFlow: x[[0, 1]] is x[0, 1]. To pick several "
                              f"elements along one axis, use mt.gather(x, [0, 1]).") from None
-        raise ValueError(f"getitem: index {index} is out of range for a tensor of shape {x._value.shape} (an "
+        raise ValueError(f"getitem: index {index} is out of range for a tensor of shape {x.array.shape} (an "
                          f"index along an axis of size n is between -n and n - 1)") from None
 
 
@@ -372,9 +372,9 @@ def getitem(tensor, index):
 
 # -- joining and repeating ------------------------------------------------------------------
 def _concat_vjp(g, ans, *xs, axis):
-    ends = np.cumsum([x._value.shape[axis] for x in xs])
+    ends = np.cumsum([x.array.shape[axis] for x in xs])
     lead = (slice(None),) * axis
-    return [getitem(g, lead + (slice(end - x._value.shape[axis], end),)) for x, end in zip(xs, ends)]
+    return [getitem(g, lead + (slice(end - x.array.shape[axis], end),)) for x, end in zip(xs, ends)]
 
 
 _concat = Primitive("concat", lambda *xs, axis: np.concatenate(xs, axis=axis),
@@ -391,11 +391,11 @@ def concat(values, axis):
     if not xs:
         raise ValueError("concat: the list of tensors is empty; give at least one tensor (mt.zeros((0,)) is an "
                          "empty one)")
-    if xs[0]._value.ndim == 0:
+    if xs[0].array.ndim == 0:
         raise ValueError("concat: the tensors are scalars, which have no axis to join along; "
                          "mt.stack(values) joins scalars into a vector")
-    axis = one_axis(axis, xs[0]._value.ndim, "concat")
-    shapes = [x._value.shape for x in xs]
+    axis = one_axis(axis, xs[0].array.ndim, "concat")
+    shapes = [x.array.shape for x in xs]
     if any(len(s) != len(shapes[0]) or s[:axis] + s[axis + 1:] != shapes[0][:axis] + shapes[0][axis + 1:]
            for s in shapes):
         raise ValueError(f"concat: shapes {shapes} must agree in every dimension except axis {axis}")
@@ -420,18 +420,18 @@ def stack(values, axis=0):
     if not xs:
         one_axis(axis, 1, "stack")
         return Tensor(np.zeros((0,), np.float32))
-    shapes = {x._value.shape for x in xs}
+    shapes = {x.array.shape for x in xs}
     if len(shapes) > 1:
         raise ValueError(f"stack: all tensors must have the same shape, got {sorted(shapes)}")
-    axis = one_axis(axis, xs[0]._value.ndim + 1, "stack")
+    axis = one_axis(axis, xs[0].array.ndim + 1, "stack")
     return apply(_stack, xs, {"axis": axis})
 
 
 def _tile_vjp(g, ans, x, multiples):
     # View g as (m0, s0, m1, s1, ...) and sum over the repeats m_i.
-    interleaved = [d for pair in zip(multiples, x._value.shape) for d in pair]
-    ones_between = [d for s in x._value.shape for d in (1, s)]
-    return reshape(unbroadcast(reshape(g, interleaved), ones_between), x._value.shape)
+    interleaved = [d for pair in zip(multiples, x.array.shape) for d in pair]
+    ones_between = [d for s in x.array.shape for d in (1, s)]
+    return reshape(unbroadcast(reshape(g, interleaved), ones_between), x.array.shape)
 
 
 _tile = Primitive("tile", lambda x, multiples: np.tile(x, multiples),
@@ -448,9 +448,9 @@ def tile(input, multiples):
     multiples = integer_axes(multiples, "tile", "multiples")
     if any(m < 0 for m in multiples):
         raise ValueError(f"tile: multiples {multiples} must not be negative")
-    if len(multiples) != x._value.ndim:
+    if len(multiples) != x.array.ndim:
         raise ValueError(f"tile: multiples {multiples} must have one entry per dimension of the "
-                         f"input's shape {x._value.shape}")
+                         f"input's shape {x.array.shape}")
     return apply(_tile, (x,), {"multiples": multiples})
 
 
@@ -459,7 +459,7 @@ def shape(input, out_type=None, name=None):
     dtype = as_dtype(out_type or "int32")
     if dtype.name not in ("int32", "int64"):
         raise TypeError(f"shape: out_type must be mt.int32 or mt.int64, got {dtype.name}")
-    return convert_to_tensor(np.array(_input(input, "shape")._value.shape, dtype=dtype.as_numpy_dtype))
+    return convert_to_tensor(np.array(_input(input, "shape").array.shape, dtype=dtype.as_numpy_dtype))
 
 
 def size(input, out_type=None, name=None):
@@ -469,7 +469,7 @@ def size(input, out_type=None, name=None):
     np.int32(6)
     """
     dtype = as_dtype(out_type or "int32")
-    return Tensor(np.array(_input(input, "size")._value.size, dtype=dtype.as_numpy_dtype))
+    return Tensor(np.array(_input(input, "size").array.size, dtype=dtype.as_numpy_dtype))
 
 
 def pack(values, dtype, op_name):
@@ -490,7 +490,7 @@ def pack(values, dtype, op_name):
     dtype = np.dtype(dtype.as_numpy_dtype if hasattr(dtype, "as_numpy_dtype") else dtype) if requested \
         else _first_dtype(values)
     items = tuple([_packed(v, dtype, requested, op_name) for v in values])
-    shapes = sorted({x._value.shape for x in items})
+    shapes = sorted({x.array.shape for x in items})
     if len(shapes) > 1:
         raise ValueError(f"{op_name}: the list's items have different shapes {shapes}; a list of tensors is "
                          f"stacked into one tensor, so every item must have the same shape")
@@ -501,7 +501,7 @@ def _first_dtype(values):
     """The dtype of the first tensor in the nested list ``values`` (depth first)."""
     for v in values:
         if isinstance(v, Tensor):
-            return v._value.dtype
+            return v.array.dtype
         if holds_tensors(v):
             return _first_dtype(v)
 
@@ -509,10 +509,10 @@ def _first_dtype(values):
 def _packed(value, dtype, requested, op_name):
     if isinstance(value, Tensor):
         x = value.snapshot() if isinstance(value, Variable) else value
-        if x._value.dtype != dtype:
+        if x.array.dtype != dtype:
             if not requested:
                 raise TypeError(f"{op_name}: the list mixes tensors of dtypes {dtype.name} and "
-                                f"{x._value.dtype.name}; cast them to one first, e.g. mt.cast(x, mt.{dtype.name})")
+                                f"{x.array.dtype.name}; cast them to one first, e.g. mt.cast(x, mt.{dtype.name})")
             from .elementwise import cast  # noqa: PLC0415  (elementwise ops are built on this module)
             x = cast(x, dtype)
         return x
