@@ -35,25 +35,15 @@ from .tape import GradientTape
 from .tensor import Tensor, Variable, convert_to_tensor
 
 
-class _VariableWatcher:
+class _VariableWatcher(recording.Recorder):
     """A recorder that only notes which trainable Variables are read."""
 
     def __init__(self):
         self.variables = {}
 
-    def record(self, prim, inputs, out, attrs):
-        pass
-
     def variable_accessed(self, variable):
         if variable.trainable:
             self.variables.setdefault(variable.id, variable)
-
-    def __enter__(self):
-        recording.push(self)
-        return self
-
-    def __exit__(self, *exc):
-        recording.remove(self)
 
 
 def custom_gradient(f):

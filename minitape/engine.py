@@ -11,17 +11,17 @@ adjoints (its VJP rule), and values are known by their ids. The loop of
 ====================================================  ===============================================
 ``adjoint = {target: 1.0}``                            ``adjoints = dict(seeds)``
 ``for out, parents in reversed(records):``             ``for record in reversed(records):``
-(the ``for`` unpacks the record)                       ``op, inputs, output, ... = record``
-``g = adjoint.get(out, 0.0)``                          ``g = adjoints.pop(output, None)``
-``for inp, partial in parents:``                       ``for i, gi in zip(inputs, op.vjp(g, ...)):``
+(the ``for`` unpacks the record)                       (a Record's fields: ``record.output``, ...)
+``g = adjoint.get(out, 0.0)``                          ``g = adjoints.pop(record.output, None)``
+``for inp, partial in parents:``                       ``for i, gi in zip(record.inputs, grads):``
 ``adjoint[inp] = adjoint.get(inp, 0.0) + partial*g``   ``adjoints[i] = adjoints[i] + gi``, or ``gi``
 (``partial * g``, one per parent)                      ``gi``: the op's VJP rule for input ``i``
 ====================================================  ===============================================
 
 The differences: a value nobody needs gets no adjoint (``needed``), an
-adjoint is dropped once its op has used it (so memory falls as the sweep
-goes), and a missing adjoint is skipped instead of taken as 0.0 (an array
-of zeros would cost as much as a real one).
+adjoint is dropped once its op has used it, unless its id is in ``retain``
+(so memory falls as the sweep goes), and a missing adjoint is skipped
+instead of taken as 0.0 (an array of zeros would cost as much as a real one).
 :class:`~minitape.GradientTape` records, seeds and answers TensorFlow's
 questions (``gradient``, ``jacobian``) on top of this module.
 
@@ -35,64 +35,55 @@ questions (``gradient``, ``jacobian``) on top of this module.
 <mt.Tensor: shape=(), dtype=float32, numpy=6.0>
 """
 
-import collections
-
-from . import recording
-from .tensor import Tensor
-
-Record = collections.namedtuple("Record", ["op", "inputs", "output", "saved_output", "saved_inputs", "attrs",
-                                           "output_ref"])
-Record.__doc__ = """One recorded op: what the backward sweep needs to send the output's adjoint to the inputs.
-
-Performance (benchmarks/README.md): a tape stores each record as a plain tuple with these fields in
-this order, and hands out Records (``tape.records``, the ``on_step`` of :func:`sweep`).
-
-* ``op``: the :class:`~minitape.primitive.Primitive` that ran;
-* ``inputs``: the ids of its input tensors; ``output``: the id of its result;
-* ``saved_output``, ``saved_inputs``: the result and the input tensors, kept
-  only if the op's VJP rules read them (``None`` otherwise);
-* ``attrs``: the op's attributes (``axis=...``), a dict;
-* ``output_ref``: a weak reference to the result, so that a picture of the
-  tape can show a value someone else keeps alive; the tape never needs it.
-"""
+from typing import NamedTuple
 
 
-def sweep(records, seeds, needed, keep=(), on_step=None, release=False):
-    """Play ``records`` (each laid out as a :class:`Record`) backwards from ``seeds`` ({id: adjoint}).
+class Record(NamedTuple):
+    """One recorded op: what the backward sweep needs to send the output's adjoint to the inputs.
 
-    Returns the adjoints left at the end, by id. Only values whose id is in ``needed`` receive adjoints; an adjoint is
-    dropped as soon as its op has used it, unless its id is in ``keep``.
-    ``on_step(record, adjoints)``, if given, is called after each op that
-    passed adjoints on. With ``release``, each record is removed from the
-    list ``records`` as it is used, so that what it holds can be freed.
+    Read-only, like a tuple, so that a tape's ``records`` can be handed out.
+
+    * ``op``: the :class:`~minitape.primitive.Primitive` that ran;
+    * ``inputs``: the ids of its input tensors; ``output``: the id of its result;
+    * ``saved_output``, ``saved_inputs``: the result and the input tensors, kept
+      only if the op's VJP rules read them (``None`` otherwise: see the
+      primitive's ``keeps``);
+    * ``attrs``: the op's attributes (``axis=...``), a dict.
+    """
+
+    op: object
+    inputs: tuple
+    output: int
+    saved_output: object
+    saved_inputs: object
+    attrs: dict
+
+
+def sweep(records, seeds, needed, retain=(), release=False):
+    """Play ``records`` (a list of :class:`Record`) backwards from ``seeds`` ({id: adjoint}).
+
+    Returns the adjoints left at the end, by id. Only values whose id is in
+    ``needed`` receive adjoints; an adjoint is dropped as soon as its op has
+    used it, unless its id is in ``retain``. With ``release``, each record is
+    removed from the list ``records`` as it is used, so that what it holds can
+    be freed.
     """
     adjoints = dict(seeds)
     for record in _popping(records) if release else reversed(records):
-        op, inputs, output, saved_output, saved_inputs, attrs, _ = record
-        g = adjoints.get(output) if output in keep else adjoints.pop(output, None)
+        out = record.output
+        g = adjoints.get(out) if out in retain else adjoints.pop(out, None)
         if g is None:
             continue  # no adjoint reaches this op's result: nothing to pass on
-        wanted = []  # performance (benchmarks/README.md): a plain loop, not a comprehension
-        for i in inputs:
-            wanted.append(i in needed)
-        if True not in wanted:
-            continue
-        grads = op.vjp(g, saved_output, saved_inputs or (None,) * len(inputs), attrs, wanted)
-        for i, gi, w in zip(inputs, grads, wanted):
-            if gi is not None and w:
-                adjoints[i] = _add(adjoints[i], gi) if i in adjoints else gi  # the chain rule's sum
-        if on_step is not None:
-            on_step(Record._make(record), adjoints)
+        needs = [i in needed for i in record.inputs]
+        if not any(needs):
+            continue  # no input leads back to a source
+        saved_inputs = record.saved_inputs or (None,) * len(record.inputs)
+        grads = record.op.vjp(g, record.saved_output, saved_inputs, record.attrs, needs)
+        for i, gi, need in zip(record.inputs, grads, needs):
+            if need and gi is not None:
+                # The chain rule's sum. An op, not NumPy's +: a tape still recording hears it (second derivatives).
+                adjoints[i] = adjoints[i] + gi if i in adjoints else gi
     return adjoints
-
-
-def _add(a, b):
-    """a + b for two adjoints of one value. Performance (benchmarks/README.md): plain NumPy when no tape
-    is listening (the same number without an op's cost); an op when one is, since a gradient of the
-    gradient needs it."""
-    if recording._state.recorders:
-        return a + b
-    return Tensor(a.array + b.array)
 
 
 def _popping(records):

@@ -26,12 +26,11 @@ import weakref
 
 from . import nest, recording
 from .ops import zeros
-from .tape import GradientTape
 from .tensor import Tensor, convert_to_tensor
 from .unconnected import UnconnectedGradients, unconnected_mode
 
 
-class ForwardAccumulator:
+class ForwardAccumulator(recording.Recorder):
     """Computes Jacobian-vector products with forward mode, alongside the computation.
 
     Args:
@@ -49,7 +48,6 @@ class ForwardAccumulator:
         self._tangents = {}  # id -> tangent of that value, while the value is alive
         self._inert = {}  # id -> tangent of an integer or boolean primal: jvp gives it back, no op carries it on
         self._alive = {}  # id -> weak reference to an op's result; its death drops the tangent
-        self._jvp_spans = []  # (first id, last id) of the tensors each JVP rule created while a tape recorded
         for k, (p, t) in enumerate(zip(flat_primals, flat_tangents)):
             if not isinstance(p, Tensor):
                 raise TypeError(f"ForwardAccumulator: primal {k} must be a tensor or Variable, got "
@@ -79,34 +77,29 @@ class ForwardAccumulator:
     def __enter__(self):
         if self._recording:
             raise ValueError("this ForwardAccumulator is already recording: it cannot be entered twice at once")
-        recording.push(self)
+        super().__enter__()
         self._recording = True
         return self
 
     def __exit__(self, *exc):
-        recording.remove(self)
+        super().__exit__(*exc)
         self._recording = False
 
     def record(self, prim, inputs, out, attrs):
-        """Called after every op while active: push the tangents through the op's JVP rule."""
+        """Called after every op while active: push the tangents through the op's JVP rule.
+
+        (A Variable needs no watching: its reads share its id, so its tangent is found by id.)
+        """
         tangents = [self._tangents.get(x.id) for x in inputs]
         if not any(t is not None for t in tangents) or out.array.dtype.kind != "f":
             return
-        with recording.paused(self) as outside:  # the rule's ops have no tangents of ours, nor of those inside
+        with recording.paused(self):  # the rule's ops have no tangents of ours, nor of those inside
             tangent = prim.jvp(tangents, out, inputs, attrs)
         if tangent is not None:
             self._tangents[out.id] = tangent
             # Like the values themselves, tangents of intermediate results are dropped as soon as
             # nobody holds the result: forward mode keeps no history of the computation.
             self._alive[out.id] = weakref.ref(out, _forget(out.id, self._tangents, self._alive))
-            if outside and tangent.id > out.id and any(isinstance(r, GradientTape)
-                                                         for r in recording.active()[:outside]):
-                # A tape outside this accumulator has recorded the rule's ops too (reverse over forward); a
-                # picture of that tape hides them by these spans. Without such a tape there is nothing to hide.
-                self._jvp_spans.append((out.id + 1, tangent.id))
-
-    def variable_accessed(self, variable):
-        pass  # a Variable's reads share its id, so its tangent is found without watching
 
     def jvp(self, primals, unconnected_gradients=UnconnectedGradients.NONE):
         """The tangent of each tensor in ``primals`` (same structure): ``None`` or zeros if unconnected."""
@@ -128,17 +121,6 @@ class ForwardAccumulator:
         """The tangent of every value that has one, by id (read-only): the inputs' and the live results'."""
         return types.MappingProxyType(self._tangents)
 
-    @property
-    def jvp_spans(self):
-        """``(first id, last id)`` of the tensors each JVP rule created while a tape recorded, in order.
-
-        A tape recording under this accumulator records the JVP rules' ops
-        too (reverse over forward); a picture of the tape hides the results
-        whose ids fall in these spans, since they are the accumulator's
-        arithmetic, not the function's.
-        """
-        return tuple(self._jvp_spans)
-
     def __repr__(self):
         return f"<ForwardAccumulator: {len(self._tangents)} tangents>"
 
@@ -150,7 +132,7 @@ def _forget(i, tangents, alive):
     return callback
 
 
-class OpCounter:
+class OpCounter(recording.Recorder):
     """Counts the primitive ops run in this thread inside its ``with`` block, by name.
 
     >>> import minitape as mt
@@ -169,16 +151,6 @@ class OpCounter:
 
     def record(self, prim, inputs, out, attrs):
         self.by_op[prim.name] += 1
-
-    def variable_accessed(self, variable):
-        pass
-
-    def __enter__(self):
-        recording.push(self)
-        return self
-
-    def __exit__(self, *exc):
-        recording.remove(self)
 
     def __repr__(self):
         return f"<OpCounter: {self.total} ops>"

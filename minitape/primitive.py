@@ -29,7 +29,7 @@ keeps what ``keeps`` says the VJP rules read (``"inputs"``, ``"output"``,
 import numpy as np
 
 from . import dtypes, recording
-from .tensor import Tensor, Variable, convert_to_tensor, holds_tensors
+from .tensor import Tensor, Variable, convert_to_tensor, holds_tensors, packing
 
 NO_ATTRS = {}  # shared, never mutated: most ops have no attributes
 
@@ -70,20 +70,18 @@ class Primitive:
     def __repr__(self):
         return f"<Primitive {self.name}>"
 
-    def vjp(self, g, ans, inputs, attrs, wanted):
+    def vjp(self, g, ans, inputs, attrs, needed):
         """Gradients of the inputs given ``g``, the gradient of the output.
 
-        ``wanted[k]`` says whether input ``k`` needs one (it leads back to a
+        ``needed[k]`` says whether input ``k`` needs one (it leads back to a
         source); the others are ``None`` and cost nothing. ``inputs`` holds
         tensors, or ``None``s if the op does not keep them.
         """
         rules = self.vjp_rules
         if callable(rules):
             return list(rules(g, ans, *inputs, **attrs))
-        grads = []  # performance (benchmarks/README.md): a plain loop, not a comprehension
-        for rule, want in zip(rules, wanted):
-            grads.append(rule(g, ans, *inputs, **attrs) if want and rule is not None else None)
-        return grads
+        return [rule(g, ans, *inputs, **attrs) if need and rule is not None else None
+                for rule, need in zip(rules, needed)]
 
     def jvp(self, tangents, ans, inputs, attrs):
         """The output's tangent given the inputs' tangents (``None`` = zero), or ``None``."""
@@ -106,18 +104,9 @@ def apply(prim, inputs, attrs=NO_ATTRS):
 
     This is the only place where ops are recorded.
     """
-    if attrs:
-        out = Tensor(prim.forward(*[x.array for x in inputs], **attrs))
-    elif len(inputs) == 2:  # performance (benchmarks/README.md): the most common ops, without building a list
-        out = Tensor(prim.forward(inputs[0].array, inputs[1].array))
-    elif len(inputs) == 1:
-        out = Tensor(prim.forward(inputs[0].array))
-    else:
-        out = Tensor(prim.forward(*[x.array for x in inputs]))
-    recorders = recording._state.recorders
-    if recorders:
-        for recorder in recorders:
-            recorder.record(prim, inputs, out, attrs)
+    out = Tensor(prim.forward(*[x.array for x in inputs], **attrs))
+    for recorder in recording.active():
+        recorder.record(prim, inputs, out, attrs)
     return out
 
 
@@ -167,8 +156,7 @@ def convert_input(value, dtype, op_name):
     if type(value) is float and dtype is not None and dtype.kind == "f":
         return float_constant(value, dtype)
     if holds_tensors(value):
-        from .ops.shapes import pack  # noqa: PLC0415  (packing is an op, and ops are built on this module)
-        return pack(value, dtype, op_name)
+        return packing.pack(value, dtype, op_name)
     try:
         return convert_to_tensor(value, dtype=dtype)
     except (TypeError, ValueError) as e:

@@ -3,7 +3,7 @@
 A *recorder* is anything that wants to hear about every primitive operation
 run in this thread: a :class:`~minitape.GradientTape` inside its ``with``
 block, a :class:`~minitape.autodiff.ForwardAccumulator`, an op counter. Each
-one has two methods:
+one is a :class:`Recorder`, with two methods:
 
 * ``record(prim, inputs, output, attrs)``, called after every primitive op;
 * ``variable_accessed(variable)``, called when an op reads a Variable.
@@ -22,6 +22,37 @@ class _ThreadState(threading.local):
 
 
 _state = _ThreadState()
+
+
+class Recorder:
+    """Base of everything that listens to ops: it listens inside its ``with`` block.
+
+    A subclass overrides the hooks it needs; the others hear nothing.
+
+    >>> class Counter(Recorder):
+    ...     def __init__(self):
+    ...         self.ops = 0
+    ...     def record(self, prim, inputs, output, attrs):
+    ...         self.ops += 1
+    >>> import minitape as mt
+    >>> with Counter() as counter:
+    ...     y = mt.sin(mt.constant(1.0)) * 2.0
+    >>> counter.ops
+    2
+    """
+
+    def record(self, prim, inputs, output, attrs):
+        """Called after every primitive op run in this thread while this recorder listens."""
+
+    def variable_accessed(self, variable):
+        """Called when an op reads ``variable`` while this recorder listens."""
+
+    def __enter__(self):
+        push(self)
+        return self
+
+    def __exit__(self, *exc):
+        remove(self)
 
 
 def active():

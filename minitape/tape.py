@@ -29,24 +29,20 @@ sum; unconnected sources give ``None`` (or zeros); integer values give
 import contextlib
 import types
 import warnings
-import weakref
-
-import numpy as np
 
 from . import nest, recording
 from .engine import Record, sweep
-from .ops import broadcast_to, ones_like, reshape, stack, zeros
+from .jacobians import Jacobians
+from .ops import broadcast_to, ones_like, zeros
 from .tensor import Tensor, Variable, convert_to_tensor
-from .unconnected import UnconnectedGradients, unconnected_mode
+from .unconnected import UnconnectedGradients, unconnected_mode, warn_not_floating
 
 
-def _warn_not_floating(role, t):
-    warnings.warn(f"The dtype of the {role} tensor must be floating (e.g. mt.float32) when calling "
-                  f"GradientTape.gradient, got {t.dtype.name}; its gradient is None.", stacklevel=4)
-
-
-class GradientTape:
+class GradientTape(Jacobians, recording.Recorder):
     """Records operations on watched tensors so that their gradients can be computed.
+
+    ``jacobian`` and ``batch_jacobian`` come from :class:`~minitape.jacobians.Jacobians`:
+    many backward sweeps over one tape.
 
     Args:
       persistent: if False (the default) the tape answers one ``gradient``
@@ -73,13 +69,13 @@ class GradientTape:
             raise ValueError("this tape is already recording: a tape cannot be entered twice at once")
         if self._records is None:  # a spent non-persistent tape starts afresh, as in TensorFlow
             self._reset()
-        recording.push(self)
+        super().__enter__()
         self._recording = True
         return self
 
     def __exit__(self, *exc):
         if self._recording:
-            recording.remove(self)
+            super().__exit__(*exc)
             self._recording = False
 
     def record(self, prim, inputs, out, attrs):
@@ -93,11 +89,9 @@ class GradientTape:
         if out.array.dtype.kind != "f":
             return  # integers and booleans carry no gradient
         tracked.add(out.id)
-        # The weak reference lets a picture of the tape show the value while someone
-        # else keeps it alive; the tape itself keeps only what the VJP rule needs.
-        # performance (benchmarks/README.md): a plain tuple, laid out as a Record
-        self._records.append((prim, tuple([x.id for x in inputs]), out.id, out if prim.keeps_output else None,
-                              inputs if prim.keeps_inputs else None, attrs, weakref.ref(out)))
+        self._records.append(Record(op=prim, inputs=tuple([x.id for x in inputs]), output=out.id,
+                                    saved_output=out if prim.keeps_output else None,
+                                    saved_inputs=inputs if prim.keeps_inputs else None, attrs=attrs))
 
     def variable_accessed(self, variable):
         if self._watch_accessed_variables and variable.trainable:
@@ -169,7 +163,7 @@ class GradientTape:
         ['sin', 'multiply']
         """
         self._check_not_spent("records")
-        return tuple([Record._make(r) for r in self._records])
+        return tuple(self._records)
 
     @property
     def spent(self):
@@ -214,85 +208,11 @@ class GradientTape:
         self._leave_context()
         try:
             adjoints = sweep(self._records, seeds, needed=self._needed(flat_sources),
-                             keep={s.id for s in flat_sources}, release=not self._persistent)
+                             retain={s.id for s in flat_sources}, release=not self._persistent)
         finally:  # even if a rule fails midway: a half-swept tape must never answer again
             self._release_unless_persistent()
         grads = [adjoints.get(s.id) for s in flat_sources]
         return nest.pack_sequence_as(sources, self._final_results(grads, flat_sources, unconnected))
-
-    def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
-                 parallel_iterations=None, experimental_use_pfor=True):
-        """The full Jacobian d target[i...] / d source[j...], shaped ``target.shape + source.shape``.
-
-        One backward pass per element of ``target``: cheap for few outputs.
-        An empty target or source gives an empty Jacobian of that shape.
-        ``parallel_iterations`` and ``experimental_use_pfor`` are accepted so
-        that TensorFlow code runs unchanged, and ignored: TensorFlow uses them
-        to vectorise or parallelise its passes, minitape runs them one by one.
-        As in TensorFlow, ``experimental_use_pfor=False`` needs a persistent tape.
-
-        >>> import minitape as mt
-        >>> x = mt.constant([1.0, 2.0])
-        >>> with mt.GradientTape() as tape:
-        ...     tape.watch(x)
-        ...     y = x * x
-        >>> tape.jacobian(y, x).numpy()
-        array([[2., 0.],
-               [0., 4.]], dtype=float32)
-        """
-        unconnected = self._check_usable("jacobian", unconnected_gradients)
-        self._check_pfor("jacobian", experimental_use_pfor)
-        flat_sources = self._checked_sources(sources)
-        if isinstance(target, (list, tuple, dict)):
-            raise TypeError("jacobian: the target must be one tensor (call jacobian once for each target, or stack "
-                            "them into one with mt.stack)")
-        target = self._checked_target(target)
-        self._leave_context()
-        n_out = int(np.prod(target.array.shape))
-        try:
-            rows = self._one_hot_passes(target, flat_sources, n_out, lambda i: _one_hot(target, i))
-        finally:
-            self._release_unless_persistent()
-        jacobians = [_joined(r, stack, target.array.shape + s.array.shape, s)
-                     for r, s in zip(rows, flat_sources)]
-        return nest.pack_sequence_as(sources, self._final_results(
-            jacobians, flat_sources, unconnected, shape=lambda s: target.array.shape + s.array.shape))
-
-    def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
-                       parallel_iterations=None, experimental_use_pfor=True):
-        """Per-example Jacobians, shaped ``(batch,) + target.shape[1:] + source.shape[1:]``.
-
-        Assumes ``target[b]`` depends only on ``source[b]`` (examples do not
-        mix), which lets one backward pass per *column* of the target serve
-        the whole batch. ``parallel_iterations`` and ``experimental_use_pfor``
-        are accepted and ignored, as in :meth:`jacobian`.
-        """
-        unconnected = self._check_usable("batch_jacobian", unconnected_gradients)
-        self._check_pfor("batch_jacobian", experimental_use_pfor)
-        if not isinstance(source, Tensor) or not isinstance(target, Tensor):
-            raise TypeError("batch_jacobian: the target and the source must each be one tensor (for several, "
-                            "call batch_jacobian once for each)")
-        (source,) = self._checked_sources(source)
-        target = self._checked_target(target)
-        t_shape, s_shape = target.array.shape, source.array.shape
-        # TensorFlow's words, which its own tests match; it checks the target first, then the source.
-        for shape in (t_shape, s_shape):
-            if len(shape) < 2:
-                raise ValueError(f"Shape {shape} must have rank at least 2: batch_jacobian needs a batch dimension "
-                                 f"and at least one more (reshape a vector to (batch, 1); for one value per "
-                                 f"example, tape.gradient of their sum gives each example's gradient)")
-        if t_shape[0] != s_shape[0]:
-            raise ValueError(f"Need first dimension of target shape {t_shape} and source shape {s_shape} to match: "
-                             f"batch_jacobian takes the first dimension as the batch of both")
-        self._leave_context()
-        n_cols = int(np.prod(t_shape[1:]))
-        try:
-            (cols,) = self._one_hot_passes(target, [source], n_cols, lambda j: _one_hot_column(target, j))
-        finally:
-            self._release_unless_persistent()
-        shape = t_shape + s_shape[1:]
-        result = _joined(cols, lambda cols: stack(cols, axis=1), shape, source)
-        return self._final_results([result], [source], unconnected, shape=lambda s: shape)[0]
 
     # -- the steps of an answer --------------------------------------------------------------
     def _check_not_spent(self, method):
@@ -305,14 +225,6 @@ class GradientTape:
     def _check_usable(self, method, unconnected_gradients):
         self._check_not_spent(method)
         return unconnected_mode(unconnected_gradients)
-
-    def _check_pfor(self, method, experimental_use_pfor):
-        """TensorFlow computes a Jacobian without pfor by calling ``gradient`` again and again, which a
-        non-persistent tape cannot do; it refuses at once, and so does minitape (whose result does not depend
-        on the flag)."""
-        if not experimental_use_pfor and not self._persistent:
-            raise RuntimeError(f"GradientTape must be created with persistent=True to compute the {method} with "
-                               f"experimental_use_pfor=False (or leave experimental_use_pfor at True)")
 
     def _leave_context(self):
         """Called inside the ``with`` block, a non-persistent tape stops; a persistent one warns."""
@@ -363,7 +275,7 @@ class GradientTape:
         seeds = {}
         for k, (t, v) in enumerate(zip(targets, given)):
             if not t.dtype.is_floating:
-                _warn_not_floating("target", t)
+                warn_not_floating("target", t)
                 continue
             if v is None:
                 v = ones_like(t)
@@ -391,18 +303,17 @@ class GradientTape:
     def _needed(self, sources):
         """The ids of the values that depend on some source: only they need an adjoint."""
         needed = {s.id for s in sources if s.id in self._tracked}
-        for _, inputs, output, _, _, _, _ in self._records:  # each laid out as a Record
-            if not needed.isdisjoint(inputs):
-                needed.add(output)
+        for record in self._records:
+            if not needed.isdisjoint(record.inputs):
+                needed.add(record.output)
         return needed
 
-    def adjoints(self, target, output_gradients=None, on_step=None):
+    def adjoints(self, target, output_gradients=None):
         """The adjoint of every tracked value, by id, without spending the tape.
 
         For pictures and trace tables of the backward pass: ``gradient`` is
-        the way to get gradients. ``on_step(record, adjoints)``, if given, is
-        called after each step of the sweep (see :func:`minitape.engine.sweep`).
-        No tape records this computation, not even one still open.
+        the way to get gradients. No tape records this computation, not even
+        one still open.
 
         >>> import minitape as mt
         >>> x = mt.Variable(3.0)
@@ -414,61 +325,16 @@ class GradientTape:
         self._check_not_spent("adjoints")
         with recording.silenced():
             seeds = self._seeds(target, output_gradients)
-            return sweep(self._records, seeds, needed=self._tracked, keep=self._tracked, on_step=on_step)
-
-    def _one_hot_passes(self, target, sources, n_passes, seed_for):
-        """Run ``n_passes`` sweeps seeded by ``seed_for(k)``; per source, the list of results (or None).
-
-        With no passes at all (an empty target), a source connected to the
-        target gets an empty list, an unconnected one None.
-        """
-        if not target.dtype.is_floating:
-            _warn_not_floating("target", target)
-            return [None] * len(sources)
-        keep = {s.id for s in sources}
-        if target.id not in self._tracked and target.id not in keep:
-            return [None] * len(sources)
-        if n_passes == 0:
-            return [[] if s.id == target.id or target.id in self._needed([s]) else None for s in sources]
-        needed = self._needed(sources)
-        passes = []
-        for k in range(n_passes):
-            last = k == n_passes - 1
-            adjoints = sweep(self._records, {target.id: seed_for(k)}, needed, keep,
-                             release=last and not self._persistent)
-            passes.append([adjoints.get(s.id) for s in sources])
-        return [None if passes[0][j] is None else [p[j] for p in passes] for j in range(len(sources))]
+            return sweep(self._records, seeds, needed=self._tracked, retain=self._tracked)
 
     def _final_results(self, grads, sources, unconnected, shape=lambda s: s.array.shape):
         """Apply the dtype and unconnected-gradient rules to the raw results."""
         out = []
         for g, s in zip(grads, sources):
             if not s.dtype.is_floating:
-                _warn_not_floating("source", s)
+                warn_not_floating("source", s)
                 g = None
             if g is None and unconnected is UnconnectedGradients.ZERO:  # integer sources get integer zeros
                 g = zeros(shape(s), dtype=s.dtype)
             out.append(g)
         return out
-
-
-def _joined(parts, join, shape, source):
-    """The results of the one-hot passes joined into a Jacobian of ``shape``; zeros if there were none."""
-    if parts is None:
-        return None
-    if not parts:
-        return zeros(shape, dtype=source.dtype)
-    return reshape(join(parts), shape)
-
-
-def _one_hot(target, i):
-    seed = np.zeros(target.array.size, dtype=target.array.dtype)
-    seed[i] = 1
-    return Tensor(seed.reshape(target.array.shape))
-
-
-def _one_hot_column(target, j):
-    seed = np.zeros((target.array.shape[0], max(int(np.prod(target.array.shape[1:])), 1)),
-                    dtype=target.array.dtype)
-    seed[:, j] = 1
-    return Tensor(seed.reshape(target.array.shape))

@@ -368,6 +368,19 @@ def holds_tensors(value):
     return isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) or holds_tensors(v) for v in value)
 
 
+class packing:
+    """Where a list that holds tensors becomes one tensor: ``packing.pack(values, dtype, op_name)``.
+
+    Packing is an op (``stack``, so that gradients reach each tensor), and
+    ops are built on this module, so this module cannot import it:
+    :mod:`minitape.ops` plugs it in, as it gives Tensor its operators.
+    """
+
+    @staticmethod
+    def pack(values, dtype, op_name):
+        raise RuntimeError(f"{op_name}: packing a list of tensors needs minitape.ops (import minitape first)")
+
+
 def _to_array(value, dtype=None):
     """``value`` as a NumPy array of our own (never the caller's), with TensorFlow's default dtypes."""
     if isinstance(value, (np.ndarray, np.generic)):
@@ -469,8 +482,7 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None):
                              f"of dtype {value.dtype.name}; use mt.cast to convert")
         return value.read_value() if isinstance(value, Variable) else value
     if holds_tensors(value):
-        from .ops.shapes import pack  # noqa: PLC0415  (packing is an op, and ops are built on this module)
-        return pack(value, dtype, "convert_to_tensor")
+        return packing.pack(value, dtype, "convert_to_tensor")
     if dtype is None and dtype_hint is not None and not isinstance(value, (np.ndarray, np.generic)):
         try:
             return Tensor(_to_array(value, dtype_hint))

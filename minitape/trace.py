@@ -12,8 +12,11 @@ The AD literature explains autodiff with three tables for one small function
 
 The names are those of the tables: the n inputs are ``v-(n-1) ... v0`` (in
 the order the tape watched them), op results ``v1, v2, ...`` (in recording
-order), constants the tape does not watch ``c1, c2, ...``. Pictures
-(:mod:`minitape.viz`) use the same names, but call a Variable by its own name.
+order), constants the tape does not watch ``c1, c2, ...``; they are given
+by :func:`~minitape.reading.read_tape` (this module prints tables, that one
+reads a tape; ``read_tape`` and ``local_partials`` are importable from both).
+Pictures (:mod:`minitape.viz`) use the same names, but call a Variable by its
+own name.
 
 >>> import minitape as mt
 >>> def f(x1, x2):  # ln(x1) + x1 x2 - sin(x2), in the order of the literature's table
@@ -34,226 +37,18 @@ y   = v5       = 11.652
 [('x̄1', 'v̄-1', '', '5.5'), ('x̄2', 'v̄0', '', '1.716')]
 """
 
-import bisect
-import dataclasses
 import html
-import itertools
 import unicodedata
 
 import numpy as np
 
 from . import recording
 from .dtypes import float64
-from .engine import Record
 from .forward import ForwardAccumulator
+from .reading import (Op, Reading, Value, format_number, format_value, local_partials, read_tape,  # noqa: F401
+                      shape_text, short_text, sweep_steps)
 from .tape import GradientTape
 from .tensor import Tensor, Variable
-
-SMALL = 6  # arrays with at most this many elements are shown in full
-
-SPENT = ("this non-persistent tape has already answered a gradient() call and released its records, so there "
-         "is nothing left to show. Draw or trace it before calling tape.gradient(...), or record with "
-         "mt.GradientTape(persistent=True).")
-
-
-# -- reading a tape ------------------------------------------------------------------------------
-@dataclasses.dataclass(eq=False)
-class Value:
-    """A value on the tape: ``symbol`` names it in tables (``v-1``, ``v3``, ``c1``), ``name`` in pictures.
-
-    ``kind`` is ``"variable"``, ``"watched"`` (a watched tensor), ``"constant"``
-    (not watched) or ``"result"`` (of an op); ``tensor`` is ``None`` if
-    nobody kept the value. ``index`` is its place in recording order.
-    """
-
-    id: int
-    index: int
-    symbol: str
-    name: str
-    kind: str
-    tensor: object
-
-
-@dataclasses.dataclass(eq=False)
-class Op:
-    """A recorded operation: ``record`` is the tape's :class:`~minitape.engine.Record`, ``index`` its place
-    in recording order."""
-
-    index: int
-    record: Record
-
-    @property
-    def name(self):
-        return self.record.op.name
-
-    @property
-    def inputs(self):  # the ids of its input values
-        return self.record.inputs
-
-    @property
-    def output(self):  # the id of its result
-        return self.record.output
-
-
-class Reading:
-    """A tape read back: ``nodes`` (Values and Ops, in recording order), ``values`` (id -> Value), ``ops``."""
-
-    def __init__(self):
-        self.nodes, self.values, self.ops = [], {}, []
-
-    def _add_value(self, id, symbol, kind, tensor, watched=None):
-        # A Variable is called by its own name ("x" for "x:0"), unless it kept the default one.
-        named = isinstance(watched, Variable) and not watched.name.startswith("Variable:")
-        name = watched.name.rsplit(":", 1)[0] if named else symbol
-        value = Value(id, len(self.nodes), symbol, name, kind, tensor)
-        self.values[id] = value
-        self.nodes.append(value)
-
-    def _add_op(self, record):
-        op = Op(len(self.nodes), record)
-        self.ops.append(op)
-        self.nodes.append(op)
-
-
-def read_tape(tape, accumulator=None, kept=None):
-    """Name every value and op of ``tape``, in recording order.
-
-    ``accumulator`` (a ForwardAccumulator active while the tape recorded)
-    hides the ops that computed its tangents; ``kept`` maps ids to tensors
-    the caller kept alive.
-
-    >>> import minitape as mt
-    >>> x = mt.Variable(3.0, name="x")
-    >>> with mt.GradientTape() as tape:
-    ...     y = x * 2.0
-    >>> [(v.symbol, v.name, v.kind) for v in read_tape(tape).values.values()]
-    [('v0', 'x', 'variable'), ('c1', 'c1', 'constant'), ('v1', 'v1', 'result')]
-    """
-    if tape.spent:
-        raise RuntimeError(SPENT)
-    records = tape.records
-    if accumulator is not None:
-        records = _without_tangent_arithmetic(records, accumulator)
-    tensors = _known_tensors(tape, records, kept or {})
-    outputs = {r.output for r in records}
-    watched = tape.watched
-    leaves = [i for i in watched if i not in outputs]  # a watched result stays a result
-    reading = Reading()
-    for k, i in enumerate(leaves):
-        kind = "variable" if isinstance(watched[i], Variable) else "watched"
-        reading._add_value(i, f"v{k + 1 - len(leaves)}", kind, tensors.get(i), watched[i])
-    constants = 0
-    for record in records:
-        for i in record.inputs:
-            if i not in reading.values:
-                constants += 1
-                reading._add_value(i, f"c{constants}", "constant", tensors.get(i))
-        reading._add_op(record)
-        reading._add_value(record.output, f"v{len(reading.ops)}", "result", tensors.get(record.output))
-    return reading
-
-
-def _known_tensors(tape, records, kept):
-    """id -> tensor for every value still at hand: kept by the caller, saved by the tape, or alive elsewhere."""
-    known = dict(kept)
-    for record in records:
-        for i, x in zip(record.inputs, record.saved_inputs or ()):
-            known.setdefault(i, x)
-        output = record.output_ref() if record.saved_output is None else record.saved_output
-        if output is not None:
-            known.setdefault(record.output, output)
-    for i, t in tape.watched.items():  # last: a Variable may have been assigned since the tape read it
-        known.setdefault(i, t)
-    return known
-
-
-def _without_tangent_arithmetic(records, accumulator):
-    """The records that are not the accumulator's own tangent arithmetic.
-
-    A tape recording while a ForwardAccumulator is active also records the
-    ops of the JVP rules (that is how reverse-over-forward works). The
-    accumulator notes the span of ids each JVP rule created; records whose
-    result falls in a span are its arithmetic, not the function's.
-    """
-    spans = sorted(accumulator.jvp_spans)
-    starts = [start for start, _ in spans]
-    reach = list(itertools.accumulate((end for _, end in spans), max))  # the furthest end so far
-
-    def in_a_span(i):
-        k = bisect.bisect_right(starts, i) - 1  # spans[:k + 1] start at or before i
-        return k >= 0 and reach[k] >= i
-
-    return [r for r in records if not in_a_span(r.output)]
-
-
-def local_partials(op, values):
-    """``∂output/∂input`` for each input of ``op``, if all its values are known scalars (else ``None``).
-
-    An input without a gradient (a boolean condition) gets ``None``. One VJP
-    with the output's adjoint set to 1 gives them all: for scalars the
-    vector-Jacobian product with 1 *is* the row of partial derivatives.
-
-    >>> import minitape as mt
-    >>> x = mt.Variable(3.0)
-    >>> with mt.GradientTape() as tape:
-    ...     y = x * 2.0
-    >>> reading = read_tape(tape)
-    >>> local_partials(reading.ops[0], reading.values)  # d(x * 2)/dx, d(x * 2)/d2
-    [2.0, 3.0]
-    """
-    prim, in_ids, out_id, saved_output, saved_inputs, attrs, _ = op.record  # a Record
-    inputs_known = [values[i].tensor for i in in_ids]
-    if any(t is None or np.size(t.array) != 1 for t in inputs_known):
-        return None
-    if prim.keeps_output and saved_output is None:
-        return None  # the rule reads the output, and nobody kept it
-    # The output of scalar inputs is a scalar: the seed needs only its dtype.
-    out = values[out_id].tensor or next(t for t in inputs_known if t.array.dtype.kind == "f")
-    ones = Tensor(np.ones((), dtype=out.array.dtype))
-    inputs = (None,) * len(in_ids) if saved_inputs is None else saved_inputs
-    with recording.silenced():  # a question about the tape: no tape may record it
-        grads = prim.vjp(ones, saved_output, inputs, attrs, [True] * len(in_ids))
-    return [None if g is None else float(np.asarray(g.array).reshape(())) for g in grads]
-
-
-# -- formatting ------------------------------------------------------------------------------------
-def format_number(x, decimals=None):
-    """``x`` in a few characters: 4 significant digits, or ``decimals`` decimals; no trailing zeros.
-
-    >>> format_number(11.6521), format_number(11.6521, decimals=3), format_number(2.0), format_number(1e-7)
-    ('11.65', '11.652', '2', '1e-07')
-    """
-    x = float(x)
-    if x == 0 or 1e-3 <= abs(x) < 1e5:
-        return np.format_float_positional(x, precision=decimals or 4, fractional=decimals is not None, trim="-")
-    return np.format_float_scientific(x, precision=3, trim="-")
-
-
-def format_value(tensor, decimals=None):
-    """A small tensor's value as short text; ``None`` beyond SMALL elements.
-
-    >>> from minitape import constant, zeros
-    >>> format_value(constant([1.0, 2.5])), format_value(zeros((3, 3))), short_text(zeros((3, 3)))
-    ('[1, 2.5]', None, '(3, 3) float32')
-    """
-    array = np.asarray(tensor.array)
-    if array.size > SMALL:
-        return None
-    if array.dtype.kind != "f":
-        return np.array2string(array, separator=", ").replace("\n", "")
-    formatter = {"float_kind": lambda x: format_number(x, decimals)}
-    return np.array2string(array, separator=", ", formatter=formatter).replace("\n", "")
-
-
-def shape_text(tensor):
-    """``(2, 3) float32``: what a value is, when its numbers are too many to show."""
-    return f"{tuple(np.shape(tensor.array))} {np.asarray(tensor.array).dtype.name}"
-
-
-def short_text(tensor, decimals=None):
-    """The value if it is small, else its shape and dtype."""
-    return format_value(tensor, decimals) or shape_text(tensor)
-
 
 # -- the three tables ----------------------------------------------------------------------------------
 class Table:
@@ -308,10 +103,11 @@ class EvaluationTrace:
     ``output``; every intermediate value stays alive as long as this object.
     """
 
-    def __init__(self, tape, accumulator, inputs, output, decimals=3):
+    def __init__(self, tape, accumulator, inputs, output, decimals=3, known=None):
         self.tape, self.accumulator, self.inputs, self.output = tape, accumulator, inputs, output
         self._decimals = decimals
-        reading = read_tape(tape, kept=tape.kept)
+        self._known = known or {}  # id -> tensor of every value computed: keeps each one, and its tangent, alive
+        reading = read_tape(tape, known=self._known)
         self.primal = self._primal_table(reading)
         self.tangent = self._tangent_table(reading)
         self.adjoint = self._adjoint_table(reading)
@@ -371,11 +167,11 @@ class EvaluationTrace:
         ops = {op.output: op for op in reading.ops}
         rows = [(_bar(y.symbol), _bar("y"), "", "1")]
         previous = {}  # id -> the adjoint before the current step, to write "v̄j = v̄j + ..."
-
-        def on_step(record, adjoints):
+        adjoints = {}
+        for record, adjoints in sweep_steps(self.tape, self.output):
             op = ops.get(record.output)
             if op is None:
-                return
+                continue
             out = reading.values[op.output]
             g = self._number(adjoints[op.output])
             partials = local_partials(op, reading.values)
@@ -392,8 +188,6 @@ class EvaluationTrace:
                     numbers = numbers and f"{self._number(previous[i])} + {numbers}"
                 rows.append((_bar(v.symbol), formula, numbers, self._number(adjoints[i])))
                 previous[i] = adjoints[i]
-
-        adjoints = self.tape.adjoints(self.output, on_step=on_step)
         rows += [(_bar(v.name), _bar(v.symbol), "", self._number(adjoints[v.id]))
                  for v in self._leaves(reading) if v.name != v.symbol and v.id in adjoints]
         return Table("reverse adjoint trace", rows)
@@ -405,19 +199,15 @@ class EvaluationTrace:
         return "".join(t._repr_html_() for t in (self.primal, self.tangent, self.adjoint))
 
 
-class _KeepingTape(GradientTape):
-    """A persistent tape that also keeps alive every value it records (a tape keeps only what VJPs need)."""
+class _Keeper(recording.Recorder):
+    """Keeps alive every tensor an op reads or makes (a tape keeps only what its VJP rules need), by id."""
 
     def __init__(self):
-        super().__init__(persistent=True)
-        self.kept = {}
+        self.values = {}
 
     def record(self, prim, inputs, out, attrs):
-        before = len(self)
-        super().record(prim, inputs, out, attrs)
-        if len(self) > before:  # the op was recorded
-            for t in (*inputs, out):
-                self.kept.setdefault(t.id, t)
+        for t in (*inputs, out):
+            self.values.setdefault(t.id, t)
 
 
 def evaluation_trace(f, /, direction=None, dtype=float64, **inputs):
@@ -446,17 +236,12 @@ def evaluation_trace(f, /, direction=None, dtype=float64, **inputs):
                          f"{list(inputs)}")
     tangents = [np.broadcast_to(np.asarray(direction.get(name, 0.0), v.dtype.as_numpy_dtype), v.shape).copy()
                 for name, v in variables.items()]
-    with _KeepingTape() as tape:
+    # The accumulator outside the tape: the tape records f's ops but not the accumulator's tangent arithmetic.
+    accumulator = ForwardAccumulator(list(variables.values()), tangents)
+    with accumulator, GradientTape(persistent=True) as tape, _Keeper() as keeper:
         tape.watch(list(variables.values()))  # in keyword order: x1 is v-1, x2 is v0
         output = f(**variables)
     if not isinstance(output, Tensor):
         raise TypeError(f"evaluation_trace: {getattr(f, '__name__', 'f')} must return one minitape tensor, "
                         f"got {type(output).__name__}")
-    # Forward mode, replayed: the accumulator takes the JVP step it takes beside each op as it runs,
-    # op by op in recording order. Run beside f, its JVP ops would be recorded on the tape too.
-    accumulator = ForwardAccumulator(list(variables.values()), tangents)
-    with accumulator:
-        for record in tape.records:
-            accumulator.record(record.op, [tape.kept[i] for i in record.inputs], tape.kept[record.output],
-                               record.attrs)
-    return EvaluationTrace(tape, accumulator, variables, output)
+    return EvaluationTrace(tape, accumulator, variables, output, known=keeper.values)

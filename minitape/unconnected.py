@@ -8,6 +8,7 @@ Shared by :class:`~minitape.GradientTape` and
 """
 
 import enum
+import warnings
 
 
 class UnconnectedGradients(enum.Enum):
@@ -25,3 +26,10 @@ def unconnected_mode(value):
         raise ValueError(f"Unknown value for unconnected_gradients: {value!r}; use mt.UnconnectedGradients.NONE "
                          f"(or 'none') to get None, or mt.UnconnectedGradients.ZERO (or 'zero') to get "
                          f"zeros") from None
+
+
+def warn_not_floating(role, t):
+    """Warn that the ``role`` tensor ``t`` ("target" or "source") has an integer or boolean dtype, so its gradient
+    is None, as TensorFlow does. The warning points at the caller of ``gradient`` or ``jacobian``."""
+    warnings.warn(f"The dtype of the {role} tensor must be floating (e.g. mt.float32) when calling "
+                  f"GradientTape.gradient, got {t.dtype.name}; its gradient is None.", stacklevel=4)

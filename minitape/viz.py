@@ -54,9 +54,8 @@ import graphviz
 import numpy as np
 
 from . import nest
-from .tape import GradientTape
+from .reading import Op, format_number, format_value, local_partials, read_tape, shape_text, short_text, sweep_steps
 from .tensor import Tensor
-from .trace import Op, format_number, format_value, local_partials, read_tape, shape_text, short_text
 
 MAX_NODES = 150  # beyond this a picture is unreadable anyway, and dot's layout time grows fast
 MAX_TOLD = 60  # values and ops a description puts into words; a longer one is not listened to anyway
@@ -221,7 +220,7 @@ def _ids(tensors):
 
 
 def _check_tape(tape, caller):
-    if not isinstance(tape, GradientTape):
+    if not (hasattr(type(tape), "records") and hasattr(type(tape), "watched")):  # what a picture reads of a tape
         raise TypeError(f"viz.{caller}() pictures a GradientTape, got {type(tape).__name__} {tape!r:.40}: record "
                         f"with `with mt.GradientTape() as tape: ...`, then pass the tape, e.g. viz.{caller}(tape)")
 
@@ -322,7 +321,8 @@ class _Scene:
                  names=None):
         if max_nodes is not None and max_nodes < 1:
             raise ValueError(f"max_nodes must be at least 1 (or None to draw everything), got {max_nodes}")
-        self.reading = read_tape(tape, accumulator)
+        known = {t.id: t for t in nest.flatten([targets, list((names or {}).values())]) if isinstance(t, Tensor)}
+        self.reading = read_tape(tape, accumulator, known)
         for label, tensor in (names or {}).items():  # the caller's names for values, e.g. {"y": y}
             if not isinstance(tensor, Tensor) or tensor.id not in self.reading.values:
                 raise ValueError(f"names[{label!r}] must be a tensor recorded on this tape")
@@ -673,11 +673,9 @@ def backward_steps(tape, target, sources=None, *, partials=False, legend=True, m
                          "function returned inside the tape's `with` block")
     ops = {op.output: op for op in scene.reading.ops}
     frames = [(None, {target.id: Tensor(np.ones_like(target.array))})]  # the seed: d target / d target = 1
-
-    def on_step(record, adjoints):  # keep what this step changed: the adjoints of the op's inputs
-        frames.append((ops[record.output], {i: adjoints[i] for i in record.inputs if i in adjoints}))
-
-    final = tape.adjoints(target, on_step=on_step)
+    final = frames[0][1]
+    for record, final in sweep_steps(tape, target):  # keep what each step changed: the adjoints of the op's inputs
+        frames.append((ops[record.output], {i: final[i] for i in record.inputs if i in final}))
     return BackwardSteps(scene, frames, final, legend, rankdir, graph_attr)
 
 

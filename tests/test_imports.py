@@ -1,17 +1,22 @@
-"""The library's modules import each other without cycles, and each one imports on its own.
+"""The library's modules import each other without cycles, at any level, and each one imports on its own.
 
-A cycle at module level (a module importing one that imports it back) works only if every module of the
-cycle happens to need the others' names late enough; a reader cannot follow such an order, and a new
-import can break it. The graph is read from the source with ``ast``: every import statement at module
-level (not inside a function) that names a minitape module.
+A cycle (a module importing one that imports it back) works only if every module of the cycle happens
+to need the others' names late enough; a reader cannot follow such an order, and a new import can break
+it. An import inside a function is no exception: it only hides the cycle from the reader until the
+function runs. So the graph is read from the source with ``ast``, from every ``import`` and ``from ...
+import`` statement anywhere in a module (at module level, in functions, in classes) that names a
+minitape module.
+
+Packages: ``from .ops import zeros`` is an edge to the package ``minitape.ops``, and a package's
+``__init__.py`` has edges to the modules it gathers, so the path goes on through them; ``from . import
+tape`` is an edge to the module ``minitape.tape`` itself. ``minitape/__init__.py`` imports everything,
+so a module that imported the package ``minitape`` would close a cycle: none may.
 """
 
 import ast
 import pathlib
 import subprocess
 import sys
-
-import pytest
 
 PACKAGE = pathlib.Path(__file__).resolve().parent.parent / "minitape"
 
@@ -24,17 +29,14 @@ def _module_name(path):
 MODULES = {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
 
 
-def _imports(name, path):
-    """The minitape modules that module ``name`` imports at module level."""
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+def _imports(name, source, is_package=False):
+    """The minitape modules that module ``name`` (of text ``source``) imports anywhere in it."""
+    package = name if is_package else name.rpartition(".")[0]
     found = set()
-    for node in ast.parse(path.read_text()).body:  # module level only: imports inside functions run late
-        statements = [n for n in ast.walk(node) if isinstance(n, (ast.Import, ast.ImportFrom))] \
-            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else []
-        for s in statements:
-            if isinstance(s, ast.Import):
-                found |= {a.name for a in s.names}
-                continue
+    for s in ast.walk(ast.parse(source)):
+        if isinstance(s, ast.Import):
+            found |= {a.name for a in s.names}
+        elif isinstance(s, ast.ImportFrom):
             base = package
             for _ in range(s.level - 1):
                 base = base.rpartition(".")[0]
@@ -44,25 +46,65 @@ def _imports(name, path):
     return {m for m in found if m in MODULES and m != name}
 
 
-def test_the_module_level_import_graph_has_no_cycle():
-    graph = {name: _imports(name, path) for name, path in MODULES.items()}
-    assert graph["minitape"] >= {"minitape.tape", "minitape.ops"}  # the reader sees the imports at all
-    done, on_path = set(), []
+GRAPH = {name: _imports(name, path.read_text(), path.name == "__init__.py") for name, path in MODULES.items()}
 
-    def visit(name):  # depth first; a module met again on the current path closes a cycle
-        if name in on_path:
-            cycle = on_path[on_path.index(name):] + [name]
-            pytest.fail(f"import cycle: {' -> '.join(cycle)}")
-        if name in done:
-            return
-        on_path.append(name)
-        for imported in sorted(graph[name]):
-            visit(imported)
-        on_path.pop()
-        done.add(name)
 
-    for name in sorted(graph):
-        visit(name)
+def cycles(graph):
+    """The groups of modules that reach each other through imports (strongly connected components of more
+    than one module), each sorted; Tarjan's algorithm, written as a loop."""
+    index, low, stack, on_stack, groups = {}, {}, [], set(), []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is None:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    group = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        group.append(member)
+                        if member == node:
+                            break
+                    if len(group) > 1:
+                        groups.append(sorted(group))
+            elif child not in index:
+                index[child] = low[child] = len(index)
+                stack.append(child)
+                on_stack.add(child)
+                work.append((child, iter(sorted(graph[child]))))
+            elif child in on_stack:
+                low[node] = min(low[node], index[child])
+    return sorted(groups)
+
+
+def test_the_cycle_finder_finds_a_cycle_through_a_function_level_import():
+    inside_a_function = "def f():\n    from .tape import GradientTape\n"
+    assert _imports("minitape.viz", inside_a_function) == {"minitape.tape"}
+    assert _imports("minitape.ops", "from . import shapes\nfrom .. import tape\n", is_package=True) == {
+        "minitape.ops.shapes", "minitape.tape"}
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_import_graph_is_read_from_every_module():
+    assert GRAPH["minitape"] >= {"minitape.tape", "minitape.ops"}
+    assert GRAPH["minitape.ops"] >= {"minitape.ops.shapes", "minitape.primitive", "minitape.tensor"}
+
+
+def test_no_import_cycle_at_any_level():
+    found = cycles(GRAPH)
+    assert found == [], "import cycles (modules that import each other, at any level):\n" + "\n".join(
+        " <-> ".join(group) for group in found)
 
 
 def test_each_module_imports_first_in_a_fresh_interpreter():

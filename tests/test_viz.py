@@ -7,6 +7,7 @@ import struct
 import time
 
 import graphviz
+import numpy as np
 import pytest
 
 import minitape as mt
@@ -142,10 +143,14 @@ def test_a_long_computation_under_an_accumulator_draws_quickly():
     assert "5,981 more values and ops not drawn" in source  # 1 + 2 * 3,000 in all: the JVP ops are left out
 
 
-def test_a_value_nobody_kept_says_so():
+def test_a_value_the_tape_did_not_keep_is_computed_again_or_said_to_be_unknown():
     x = mt.Variable(1.0, name="x")
     with mt.GradientTape() as tape:
-        y = mt.exp(mt.sin(x))  # exp keeps only its output, so sin's result is dropped
+        y = mt.exp(mt.sin(x))  # exp keeps only its output, so sin's result is not kept...
+    assert f'label="v1\\n{np.sin(1.0):.4f}\\n() float32"' in viz.to_dot(tape, y)  # ...but sin(x) runs again
+    c = mt.constant(2.0)
+    with mt.GradientTape() as tape:
+        y = mt.exp(mt.add_n([x, c]))  # add_n keeps nothing, and nothing else holds c
     assert 'label="v1\\nvalue not kept"' in viz.to_dot(tape, y)
 
 
@@ -345,10 +350,11 @@ def test_values_can_be_given_names():
 def test_edges_are_labelled_even_when_the_result_was_not_kept():
     x = mt.Variable(2.0, name="x")
     with mt.GradientTape() as tape:
-        y = mt.exp(x * 0.5)  # exp keeps only its output: x * 0.5 is not kept
+        y = mt.exp(x * 0.5)  # exp keeps only its output: x * 0.5 is not kept, and is computed again
     source = viz.to_dot(tape, targets=y, partials=True, legend=False)
-    assert "value not kept" in source
+    assert 'label="v1\\n1\\n() float32"' in source
     assert "n0 -> n2 [label=0.5]" in source and "n1 -> n2 [label=2 weight=1]" in source  # d(x*c)/dx = c, d/dc = x
+    assert "n3 -> n4 [label=2.718]" in source  # d exp(v1) / d v1 = exp(1)
 
 
 def dot_seconds(picture):
@@ -466,14 +472,15 @@ def test_the_words_name_constants_tangents_unkept_values_and_what_is_off_the_pat
         "Graph of a tape with 5 values and 2 operations. Inputs: v-1 = 2 (watched tensor); x = 3 (Variable). "
         "Constants: c1 = 1. Operations in recording order: v1 = multiply(x, v-1) = 6; v2 = add(v1, c1) = 7. "
         "Target: v2.")
-    x = mt.Variable(2.0, name="x")
+    x, one = mt.Variable(2.0, name="x"), mt.constant(1.0)
     with mt.GradientTape() as tape, mt.autodiff.ForwardAccumulator(x, mt.constant(1.0)) as acc:
-        y = mt.exp(mt.sin(x)) * x  # exp keeps only its output: sin's result is not kept
+        y = mt.exp(mt.add_n([mt.sin(x), one])) * x  # add_n keeps nothing: its result is not kept
         unused = mt.cos(x)
     words = viz.draw(tape, y, accumulator=acc, legend=False).description
     assert "x = 2 (Variable), tangent 1." in words
-    assert "v1 = sin(x), value not kept; v2 = exp(v1) = 2.483, tangent -1.033;" in words
-    assert words.endswith("Target: v3. Dotted and grey, since they do not lead to the target: v4.")
+    assert "Constants: c1, value not kept." in words  # only add_n read it, and add_n keeps nothing
+    assert "v2 = add_n(v1, c1), value not kept; v3 = exp(v2) = 6.748, tangent -2.808;" in words  # e^(sin 2 + 1)
+    assert words.endswith("Target: v4. Dotted and grey, since they do not lead to the target: v5.")
     del unused
 
 

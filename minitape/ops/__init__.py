@@ -8,7 +8,8 @@ The ops are grouped by family, one module each:
 * :mod:`.indexing`: gather, gather_nd, slice, split, pad, one_hot;
 * :mod:`.linalg`: matrix products, einsum, inverses, solves, determinants, Cholesky;
 * :mod:`.nn`: softmax, the cross-entropy losses, elu, swish, embedding_lookup;
-* :mod:`.creation`: zeros, ones, ranges (constants, never recorded).
+* :mod:`.creation`: zeros, ones, ranges (constants, never recorded);
+* :mod:`.casting`: cast, which every family uses.
 
 Every differentiable op is a :class:`~minitape.primitive.Primitive`: its
 NumPy forward, VJP rule and JVP rule are written side by side.
@@ -17,7 +18,8 @@ This package also gives :class:`~minitape.Tensor` its operators: ``x * y``
 is ``multiply(x, y)``, ``x[i]`` is ``getitem(x, i)``, and
 :class:`~minitape.Variable` its reads (``v.read_value()`` is ``identity``
 of the Variable). ``tensor.py`` knows no ops (the ops are built on it), so
-they are attached here, once all exist.
+they are attached here, once all exist; so is the packing of a list of
+tensors into one (``convert_to_tensor([x, 2 * x])`` is ``stack``).
 """
 
 import numpy as np
@@ -36,12 +38,12 @@ from .linalg import (cholesky, det, diag, diag_part, inv, logdet, slogdet, solve
                      tensor_diag_part, trace)
 from .nn import elu, embedding_lookup, silu, swish  # noqa: F401,E402
 
-from . import creation, elementwise, indexing, linalg, nn, reductions, shapes  # noqa: E402
+from . import casting, creation, elementwise, indexing, linalg, nn, reductions, shapes  # noqa: E402
 from ..primitive import convert_inputs  # noqa: E402
-from ..tensor import Tensor, Variable  # noqa: E402
+from ..tensor import Tensor, Variable, packing  # noqa: E402
 
-__all__ = [name for module in (creation, elementwise, indexing, linalg, nn, reductions, shapes)
-           for name in module.__all__]
+__all__ = list(dict.fromkeys(name for module in (casting, creation, elementwise, indexing, linalg, nn, reductions,
+                                                  shapes) for name in module.__all__))
 
 
 def _reflected(op):
@@ -84,3 +86,4 @@ Tensor.__gt__, Tensor.__ge__ = elementwise.greater, elementwise.greater_equal
 Tensor.__neg__, Tensor.__abs__, Tensor.__invert__ = elementwise.negative, elementwise.abs, elementwise.invert
 Tensor.__getitem__ = shapes.getitem
 Variable.value = Variable.read_value = shapes.read_value
+packing.pack = staticmethod(shapes.pack)  # convert_to_tensor([x, 2 * x]) is stack([x, 2 * x])

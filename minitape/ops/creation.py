@@ -16,6 +16,7 @@ import numpy as np
 from ..dtypes import FLOATING, as_dtype
 from ..primitive import check_dtype, convert_inputs
 from ..tensor import Tensor
+from .casting import cast
 from .shapes import broadcast_to, concat, expand_dims, getitem, integer_axes, one_axis
 
 
@@ -102,7 +103,6 @@ def linspace(start, stop, num, axis=0):
     >>> linspace(0.0, 1.0, 3).numpy()
     array([0. , 0.5, 1. ], dtype=float32)
     """
-    from .elementwise import cast  # noqa: PLC0415  (elementwise ops are built on this module)
 
     (a,) = convert_inputs("linspace", start)
     (b,) = convert_inputs("linspace", stop) if isinstance(stop, Tensor) else convert_inputs("linspace", a, stop)[1:]

@@ -30,6 +30,7 @@ import numpy as np
 from ..dtypes import ALL, FLOATING, INTEGERS_AND_BOOL, NUMBERS, SIGNED, as_dtype
 from ..primitive import Primitive, apply, broadcast_shape, check_dtype, convert_inputs, float_constant
 from ..tensor import Tensor
+from .casting import cast
 from .creation import zeros_like
 from .shapes import Broadcasting, one_axis
 
@@ -294,28 +295,6 @@ def clip_by_value(t, clip_value_min, clip_value_max):
     if np.any(lo.array > hi.array):
         raise ValueError("clip_by_value: clip_value_min must not be greater than clip_value_max")
     return apply(_clip_by_value, (x, lo, hi))
-
-
-# -- dtype conversion --------------------------------------------------------------------------
-_cast = Primitive("cast", lambda x, dtype: x.astype(dtype),
-                  vjp=[lambda g, z, x, dtype: cast(g, x.array.dtype)],
-                  jvp=[lambda t, z, x, dtype: cast(t, dtype)])
-
-
-def cast(x, dtype):
-    """``x`` converted to ``dtype``. Gradients flow between floating dtypes only (as in TF).
-
-    >>> cast([1.7, -1.7], "int32").numpy()
-    array([ 1, -1], dtype=int32)
-    """
-    (x,) = convert_inputs("cast", x)
-    try:
-        dtype = as_dtype(dtype).as_numpy_dtype
-    except TypeError as e:
-        raise TypeError(f"cast: {e}") from None
-    if x.array.dtype == dtype:
-        return x
-    return apply(_cast, (x,), {"dtype": dtype})
 
 
 # -- functions without a gradient: comparisons, logic, rounding, argmax ----------------------------

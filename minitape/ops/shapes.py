@@ -11,6 +11,7 @@ import numpy as np
 from ..dtypes import as_dtype
 from ..primitive import Primitive, apply, convert_input, convert_inputs
 from ..tensor import Tensor, Variable, convert_to_tensor, holds_tensors
+from .casting import cast
 
 
 def _input(x, op_name):
@@ -262,14 +263,10 @@ class Broadcasting(Primitive):
 
     __slots__ = ()
 
-    def vjp(self, g, ans, inputs, attrs, wanted):
-        grads = []
-        for k, rule in enumerate(self.vjp_rules):
-            grad = rule(g, ans, *inputs, **attrs) if wanted[k] and rule is not None else None
-            if grad is not None and grad.array.shape != inputs[k].array.shape:
-                grad = unbroadcast(grad, inputs[k].array.shape)
-            grads.append(grad)
-        return grads
+    def vjp(self, g, ans, inputs, attrs, needed):
+        grads = Primitive.vjp(self, g, ans, inputs, attrs, needed)
+        return [grad if grad is None or grad.array.shape == x.array.shape else unbroadcast(grad, x.array.shape)
+                for grad, x in zip(grads, inputs)]
 
     def jvp(self, tangents, ans, inputs, attrs):
         total = Primitive.jvp(self, tangents, ans, inputs, attrs)
@@ -513,7 +510,6 @@ def _packed(value, dtype, requested, op_name):
             if not requested:
                 raise TypeError(f"{op_name}: the list mixes tensors of dtypes {dtype.name} and "
                                 f"{x.array.dtype.name}; cast them to one first, e.g. mt.cast(x, mt.{dtype.name})")
-            from .elementwise import cast  # noqa: PLC0415  (elementwise ops are built on this module)
             x = cast(x, dtype)
         return x
     return convert_input(value, dtype, op_name)  # numbers, arrays, and lists, which are packed in turn
