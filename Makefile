@@ -1,8 +1,12 @@
 # The two commands of the README:   make lab   (open the course)   make test   (run every test)
-# ENV=conda uses the conda environment from environment.yml instead of a .venv.
-# make lab LAB_ARGS="--port 9999 --no-browser" passes options on to JupyterLab.
+# Every target first runs scripts/setup.sh, which makes ready the environment with the extras of pyproject.toml the
+# target needs (EXTRAS) and prints its Python; a failed setup stops make with setup's own message.
+#   make lab PYTHON=python3.13   makes .venv with that interpreter (a .venv made by another one is made again)
+#   make lab ENV=conda           uses the conda environment from environment.yml instead of a .venv
+#   make lab LAB_ARGS="--port 9999 --no-browser" passes options on to JupyterLab.
 ENV ?= venv
-PY = $(shell scripts/setup.sh $(ENV))
+SETUP = py=$$(scripts/setup.sh $(ENV) $(EXTRAS))
+PY = $(SETUP) && $$py
 NBVAL = --nbval --nbval-current-env --nbval-sanitize-with notebooks/nbval-sanitize.cfg
 LAB_ARGS ?=
 
@@ -10,41 +14,60 @@ LESSONS ?=
 ALL_LESSONS = $(wildcard notebooks/[0-9]*.ipynb)
 LESSON_FILES = $(if $(LESSONS),$(foreach n,$(LESSONS),$(wildcard notebooks/$(n)_*.ipynb)),$(ALL_LESSONS))
 
-.PHONY: lab test lint book notebooks student nbgrader bench
+.PHONY: lab test test-python lint book notebooks student nbgrader bench
 
+# A learner's install: the course only.
+lab: EXTRAS = course
 lab:
 	$(PY) scripts/lab.py $(LAB_ARGS)
 
 # The linter first (pyproject.toml's [tool.ruff]), then the static book (build/book/index.html), so that a lesson
 # it cannot render fails the tests.
+test: EXTRAS = course test browser lint grading book
 test: lint book
 	$(PY) -m pytest tests minitape notebooks --doctest-modules $(NBVAL)
 
+# The unit tests, docstring examples, lessons (nbval) and the lessons in JupyterLab on another Python, in a light
+# environment of its own; CI runs it for every supported Python beside make test's:
+#   make test-python PYTHON=python3.13 VENV=.venv-3.13
+test-python: EXTRAS = course test browser
+test-python:
+	$(PY) -m pytest -p no:cacheprovider tests minitape notebooks --doctest-modules $(NBVAL) --ignore=tests/browser
+	$(PY) -m pytest -p no:cacheprovider tests/browser/test_lab_lessons.py
+
+lint: EXTRAS = lint
 lint:
 	$(PY) -m ruff check
 
+book: EXTRAS = course book
 book:
 	$(PY) scripts/build_book.py
 
 # Re-execute every lesson top to bottom in a fresh kernel and store its outputs (after a library change);
-# reference solutions then lose theirs, so that a collapsed solution shows nothing, and sliders are stored as
-# their first picture (scripts/drop_widget_views.py says why). LESSONS="00 05" for some.
+# reference solutions then lose theirs, so that a collapsed solution shows nothing, sliders are stored as
+# their first picture (scripts/drop_widget_views.py says why), and the notebook's kernel metadata is the course
+# kernel's, the same on every Python (scripts/course_kernel.py). LESSONS="00 05" for some.
+notebooks: EXTRAS = course
 notebooks:
-	for nb in $(LESSON_FILES); do \
-	  $(PY) -m jupyter nbconvert --to notebook --execute --inplace --ExecutePreprocessor.record_timing=False "$$nb" || exit 1; \
-	  $(PY) -m minitape.exercises.notebook clear-solutions "$$nb" || exit 1; \
-	  $(PY) scripts/drop_widget_views.py "$$nb" || exit 1; \
+	$(SETUP) && for nb in $(LESSON_FILES); do \
+	  $$py -m jupyter nbconvert --to notebook --execute --inplace --ExecutePreprocessor.record_timing=False "$$nb" || exit 1; \
+	  $$py -m minitape.exercises.notebook clear-solutions "$$nb" || exit 1; \
+	  $$py scripts/drop_widget_views.py "$$nb" || exit 1; \
+	  $$py scripts/course_kernel.py store "$$nb" || exit 1; \
 	done
 
 # The student edition in build/student/: no reference solutions, exercise and check cells without outputs.
+student: EXTRAS = course
 student:
 	rm -rf build/student
 	$(PY) -m minitape.exercises.notebook student build/student $(LESSON_FILES)
 
 # An nbgrader course folder in build/nbgrader/: cd there, then nbgrader generate_assignment 05_reverse_mode.
+nbgrader: EXTRAS = course grading
 nbgrader:
 	rm -rf build/nbgrader
 	$(PY) -m minitape.exercises.notebook nbgrader build/nbgrader $(LESSON_FILES)
 
+bench: EXTRAS = course
 bench:
 	$(PY) benchmarks/run.py
