@@ -14,7 +14,7 @@ LESSONS ?=
 ALL_LESSONS = $(wildcard notebooks/[0-9]*.ipynb)
 LESSON_FILES = $(if $(LESSONS),$(foreach n,$(LESSONS),$(wildcard notebooks/$(n)_*.ipynb)),$(ALL_LESSONS))
 
-.PHONY: lab test test-python lint book notebooks student nbgrader bench
+.PHONY: lab test test-python test-lab-python lint book notebooks student nbgrader bench
 
 # A learner's install: the course only.
 lab: EXTRAS = course
@@ -27,12 +27,16 @@ test: EXTRAS = course test browser lint grading book
 test: lint book
 	$(PY) -m pytest tests minitape notebooks --doctest-modules $(NBVAL)
 
-# The unit tests, docstring examples, lessons (nbval) and the lessons in JupyterLab on another Python, in a light
-# environment of its own; CI runs it for every supported Python beside make test's:
-#   make test-python PYTHON=python3.13 VENV=.venv-3.13
-test-python: EXTRAS = course test browser
+# The unit tests, docstring examples and lessons (nbval) on another Python, in a light environment of its own; CI
+# runs it for every supported Python beside make test's:   make test-python PYTHON=python3.13 VENV=.venv-3.13
+test-python: EXTRAS = course test
 test-python:
 	$(PY) -m pytest -p no:cacheprovider tests minitape notebooks --doctest-modules $(NBVAL) --ignore=tests/browser
+
+# Every lesson opened and run in JupyterLab (tests/browser/test_lab_lessons.py) on another Python: CI runs it on
+# one, so that a lesson is seen to open unmodified on two Pythons.
+test-lab-python: EXTRAS = course test browser
+test-lab-python:
 	$(PY) -m pytest -p no:cacheprovider tests/browser/test_lab_lessons.py
 
 lint: EXTRAS = lint
