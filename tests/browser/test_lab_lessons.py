@@ -144,7 +144,7 @@ def opened(lab_page, lesson):
     page = lab_page.page
     page.evaluate(OPEN_LESSON, lesson.relative_to(ROOT).as_posix())
     try:
-        page.wait_for_function(KERNEL_IDLE, timeout=180_000)  # a kernel starts in seconds, but CI runs suites side by side
+        page.wait_for_function(KERNEL_IDLE, timeout=180_000)  # seconds, but CI runs test suites side by side
         kernel_ready = time.monotonic()
         page.wait_for_function(IMAGES_LOADED, timeout=30_000)
         yield page, kernel_ready
