@@ -1,12 +1,11 @@
 # The two commands of the README:   make lab   (open the course)   make test   (run every test)
-# Every target first runs scripts/setup.sh, which makes ready the environment with the extras of pyproject.toml the
-# target needs (EXTRAS) and prints its Python; a failed setup stops make with setup's own message.
+# $(PY) is Python in the environment with the extras of pyproject.toml a target needs (EXTRAS; the course by
+# default), made ready first by scripts/setup.sh; a failed setup stops make with setup's own message.
 #   make lab PYTHON=python3.13   makes .venv with that interpreter (a .venv made by another one is made again)
 #   make lab ENV=conda           uses the conda environment from environment.yml instead of a .venv
 #   make lab LAB_ARGS="--port 9999 --no-browser" passes options on to JupyterLab.
 ENV ?= venv
-SETUP = py=$$(scripts/setup.sh $(ENV) $(EXTRAS))
-PY = $(SETUP) && $$py
+PY = scripts/setup.sh $(ENV) $(EXTRAS) --
 NBVAL = --nbval --nbval-current-env --nbval-sanitize-with notebooks/nbval-sanitize.cfg
 LAB_ARGS ?=
 
@@ -53,11 +52,11 @@ book:
 # kernel's, the same on every Python (scripts/course_kernel.py). LESSONS="00 05" for some.
 notebooks: EXTRAS = course
 notebooks:
-	$(SETUP) && for nb in $(LESSON_FILES); do \
-	  $$py -m jupyter nbconvert --to notebook --execute --inplace --ExecutePreprocessor.record_timing=False "$$nb" || exit 1; \
-	  $$py -m minitape.exercises.notebook clear-solutions "$$nb" || exit 1; \
-	  $$py scripts/drop_widget_views.py "$$nb" || exit 1; \
-	  $$py scripts/course_kernel.py store "$$nb" || exit 1; \
+	for nb in $(LESSON_FILES); do \
+	  $(PY) -m jupyter nbconvert --to notebook --execute --inplace --ExecutePreprocessor.record_timing=False "$$nb" || exit 1; \
+	  $(PY) -m minitape.exercises.notebook clear-solutions "$$nb" || exit 1; \
+	  $(PY) scripts/drop_widget_views.py "$$nb" || exit 1; \
+	  $(PY) scripts/course_kernel.py store "$$nb" || exit 1; \
 	done
 
 # The student edition in build/student/: no reference solutions, exercise and check cells without outputs.
@@ -75,3 +74,24 @@ nbgrader:
 bench: EXTRAS = course
 bench:
 	$(PY) benchmarks/run.py
+
+# The class route on a JupyterHub (tests/hub, hub/jupyterhub_config.py): JupyterHub and nbgitpuller (the hub
+# extra), configurable-http-proxy from npm into build/hub-node/ (PyPI's Python implementation where npm is
+# missing), then a hub on 127.0.0.1 serving the student edition. MINITAPE_HUB_STUDENTS=10 for a bigger class.
+.PHONY: hub-test hub-links
+PROXY_NPM = configurable-http-proxy@5.3.0
+PROXY_PYPI = configurable-http-proxy==0.4.0
+hub-test: EXTRAS = course test browser hub
+hub-test: student
+	$(PY) -m pip install -q -e '.[hub]'
+	if command -v npm >/dev/null; then \
+	  npm install --silent --no-audit --no-fund --prefix build/hub-node $(PROXY_NPM); \
+	else \
+	  $(PY) -m pip install -q $(PROXY_PYPI); \
+	fi
+	MINITAPE_HUB_TEST=1 $(PY) -m pytest tests/hub
+
+# nbgitpuller links that open each lesson of build/student/ on your hub, once that folder is published as a
+# git repository: make hub-links STUDENT_REPO=https://github.com/you/ad-class HUB_URL=https://hub.example.edu
+hub-links: student
+	$(PY) scripts/hub_link.py "$(STUDENT_REPO)" --hub "$(HUB_URL)" --output build/hub-links.md

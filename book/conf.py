@@ -4,11 +4,13 @@ The lessons are rendered from their stored outputs, never re-executed, and the b
 the network: MathJax is copied in from the jupyter-server-mathjax package.
 """
 
+import html
 import pathlib
 import shutil
 import sys
 
 import jupyter_server_mathjax
+from myst_nb.sphinx_ import HideCodeCellNode, depart_HideCellInput
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -36,6 +38,7 @@ nb_ipywidgets_js = {}
 nb_mime_priority_overrides = [("html", "application/vnd.jupyter.widget-view+json", None)]
 
 html_theme = "sphinx_book_theme"
+templates_path = ["_templates"]  # search-button-field.html: the search button named by its own text
 html_theme_options = {
     "repository_url": REPOSITORY,
     "repository_branch": "HEAD",
@@ -58,5 +61,17 @@ def copy_mathjax(app, exception):
         shutil.copytree(MATHJAX, target, dirs_exist_ok=True)
 
 
+def visit_folded_cell(translator, node):
+    """MyST-NB's fold around a solution, with a summary named by what it shows ("Show the reference
+    solution"): MyST-NB labels it aria-label="Toggle hidden content", a name that does not contain the
+    visible words, so a speech-input user saying "click Show the reference solution" misses it (WCAG 2.5.3)."""
+    classes = " ".join(node["classes"])
+    translator.body.append(f'<details class="admonition hide {classes}">\n<summary>\n'
+                           f'<p class="collapsed admonition-title">{html.escape(node["prompt_show"])}</p>\n'
+                           f'<p class="expanded admonition-title">{html.escape(node["prompt_hide"])}</p>\n'
+                           f'</summary>\n')
+
+
 def setup(app):
     app.connect("build-finished", copy_mathjax)
+    app.add_node(HideCodeCellNode, override=True, html=(visit_folded_cell, depart_HideCellInput))

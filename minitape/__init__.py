@@ -17,6 +17,7 @@ Where to read the source, in order:
 * ``tape.py``: recording and the backward pass;
 * ``forward.py``: forward mode (``mt.autodiff.ForwardAccumulator``);
 * ``custom_gradient.py``: user-defined gradient rules;
+* ``control.py``: ``cond``, ``while_loop``, ``map_fn``, ``function`` (eager), ``recompute_grad``;
 * ``numeric.py``: finite differences and gradient checking;
 * ``dual.py``: dual numbers, forward mode in a few lines;
 * ``trace.py``: evaluation traces, the three tables of the AD literature;
@@ -25,7 +26,8 @@ Where to read the source, in order:
 
 import importlib
 
-from . import autodiff, dual, linalg, math, nn, numeric, ops, random, test, trace  # noqa: F401
+from . import autodiff, dual, linalg, math, nest, nn, numeric, ops, random, test, trace  # noqa: F401
+from .control import TensorSpec, cond, function, get_static_value, map_fn, recompute_grad, while_loop
 from .custom_gradient import custom_gradient
 from .numeric import check_gradients
 from .dtypes import (DType, as_dtype, bool, float16, float32, float64, int8, int16, int32, int64,  # noqa: A004
@@ -47,4 +49,5 @@ def __getattr__(name):
 __all__ = ["GradientTape", "UnconnectedGradients", "custom_gradient", "check_gradients", "Tensor", "TensorShape",
            "Variable", "constant", "convert_to_tensor", "is_tensor", "DType", "as_dtype", "bool", "float16", "float32",
            "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "autodiff", "dual",
-           "linalg", "math", "nn", "numeric", "random", "test", "trace"] + ops.__all__
+           "linalg", "math", "nn", "numeric", "random", "test", "trace", "nest", "TensorSpec", "cond", "function",
+           "get_static_value", "map_fn", "recompute_grad", "while_loop"] + ops.__all__

@@ -1,3 +1,4 @@
 """``mt.linalg``: matrix ops, under TensorFlow's ``tf.linalg`` names."""
 
-from .ops import eye, matmul, matrix_transpose, norm  # noqa: F401
+from .ops import (cholesky, det, diag, diag_part, einsum, eye, inv, logdet, matmul, matrix_transpose,  # noqa: F401
+                  norm, slogdet, solve, tensor_diag, tensor_diag_part, trace)

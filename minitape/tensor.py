@@ -48,6 +48,25 @@ class TensorShape(tuple):
     def __repr__(self):
         return f"TensorShape({list(self)})"
 
+    def is_compatible_with(self, other):
+        """True if ``other`` could be this shape: same rank, and each dimension equal or unknown (None).
+
+        ``other`` is a shape, a list or tuple of sizes (None for unknown), or
+        None (an unknown rank, compatible with any shape).
+
+        >>> TensorShape((2, 3)).is_compatible_with([None, 3]), TensorShape((2, 3)).is_compatible_with([2])
+        (True, False)
+        """
+        if other is None:
+            return True
+        dims = [None if d is None else int(d) for d in (other._value if isinstance(other, Tensor) else other)]
+        return len(dims) == len(self) and all(a is None or b is None or a == b for a, b in zip(self, dims))
+
+    def assert_is_compatible_with(self, other):
+        """Raise ValueError unless :meth:`is_compatible_with` ``other``."""
+        if not self.is_compatible_with(other):
+            raise ValueError(f"Shapes {tuple(self)} and {other} are incompatible")
+
 
 def _format_value(value):
     """``numpy=`` part of a repr: ``3.0`` for scalars, ``array([...], dtype=...)`` otherwise."""

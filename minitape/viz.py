@@ -34,7 +34,14 @@ Pictures need Graphviz's ``dot`` program to render; :func:`to_dot` gives
 the DOT source without it. Everything is drawn in recording order and named
 by it, so the same code always gives the same source, byte for byte. A
 picture fits a notebook's width: a long one is laid out top to bottom, a
-wide one scaled down; a notebook gets it as SVG and as PNG.
+wide one scaled down.
+
+Every picture also says what it shows in words (``picture.description``:
+the inputs, the ops in recording order with their values, the target, and
+the adjoints, tangents or local derivatives when drawn), for readers who do
+not see it. A notebook gets the picture as an HTML image whose ``alt`` is
+that description (:func:`html_image`), and as a PNG for front ends without
+HTML; colours are never the only way a picture tells things apart.
 """
 
 import base64
@@ -52,6 +59,7 @@ from .tensor import Tensor
 from .trace import Op, format_number, format_value, local_partials, read_tape, shape_text, short_text
 
 MAX_NODES = 150  # beyond this a picture is unreadable anyway, and dot's layout time grows fast
+MAX_TOLD = 60  # values and ops a description puts into words; a longer one is not listened to anyway
 
 FONT = "Helvetica"
 LEGEND_FONT_SIZE = 10
@@ -64,18 +72,24 @@ PX_PER_POINT = 96 / 72
 PNG_DPI = 144  # 1.5 image pixels per screen pixel: sharp on high-resolution screens, small enough to store
 
 # What each kind of node looks like, and its line in the legend. ColorBrewer
-# colours: they stay distinct on a projector and for colour-blind eyes.
+# colours: they stay distinct on a projector and for colour-blind eyes. Colour
+# is never the only difference (WCAG 2.1, 1.4.1): each kind also differs in
+# shape, corners, outline or weight. Text is black, or at least 4.5:1 against
+# its background, and lines at least 3:1 against the white page (WCAG 1.4.3,
+# 1.4.11; tests/test_viz.py computes every pair).
 STYLES = {
     "variable": ("Variable", {"shape": "box", "style": "rounded,filled", "fillcolor": "#c7e9c0"}),
-    "watched": ("watched tensor", {"shape": "box", "style": "rounded,filled", "fillcolor": "#c6dbef"}),
+    "watched": ("watched tensor", {"shape": "box", "style": "filled", "fillcolor": "#c6dbef"}),  # square corners
     "constant": ("constant", {"shape": "box", "style": "rounded,dashed", "fontsize": "9"}),
     "result": ("result", {"shape": "box", "style": "rounded"}),
     "target": ("target", {"shape": "box", "style": "rounded,filled,bold", "fillcolor": "#fdd0a2"}),
     "op": ("operation", {"shape": "ellipse", "style": "filled", "fillcolor": "#f0f0f0"}),
 }
-GREY = {"color": "#bdbdbd", "fontcolor": "#969696", "fillcolor": "white"}  # off the path to the target
+# off the path to the target: grey text (4.7:1) and a dotted grey outline (3.4:1)
+GREY = {"color": "#8c8c8c", "fontcolor": "#737373", "fillcolor": "white"}
 HIGHLIGHT = {"style": "filled,bold", "fillcolor": "#ffeb3b", "penwidth": "2"}  # the op of this backward step
-FLOW = {"color": "#e6550d", "penwidth": "2"}  # the edges its adjoint flows back along
+FLOW = {"color": "#e6550d", "penwidth": "2"}  # the edges its adjoint flows back along: orange and thick
+FRAME = {"color": "#8c8c8c"}  # the frame around each picture of a strip
 
 
 class GraphvizNotFound(graphviz.ExecutableNotFound):
@@ -89,20 +103,32 @@ class GraphvizNotFound(graphviz.ExecutableNotFound):
 
 
 class Picture(graphviz.Digraph):
-    """A ``graphviz.Digraph`` with a stable text form, whose rendering errors say how to install Graphviz.
+    """A ``graphviz.Digraph`` with a stable text form and a text alternative, whose rendering errors say how to
+    install Graphviz.
 
-    A notebook gets it as SVG and, beside it, as PNG: JupyterLab drops the
-    SVG of a notebook it does not trust (a fresh clone, a student's copy on a
-    JupyterHub) but shows the PNG, at the SVG's size.
+    ``summary`` names it in a few words (its text form and its SVG's title);
+    ``description`` says in sentences what it shows, for readers who do not
+    see it. A notebook gets it as an HTML image of the SVG whose ``alt`` is
+    the description, and as a PNG (see :func:`html_image` for why).
     """
 
     summary = ""
+    description = ""
 
     def __repr__(self):
         return f"<minitape picture: {self.summary}>"
 
     def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
         return _bundle(self, repr(self), include, exclude)
+
+    @property
+    def text_alternative(self):
+        """What a screen reader says instead of showing the picture: its description, else its summary."""
+        return self.description or self.summary
+
+    def svg(self):
+        """The picture as SVG, named by its text alternative for screen readers (Graphviz would title it "%3")."""
+        return _described_svg(self.pipe(format="svg", encoding="utf-8"), self.summary, self.text_alternative)
 
     def pipe(self, *args, **kwargs):
         with _dot_needed(self.engine):
@@ -121,17 +147,48 @@ def _dot_needed(program):
         raise GraphvizNotFound(program) from None
 
 
+def html_image(data, mime, alt):
+    """An HTML ``<img>`` of ``data`` (bytes of type ``mime``), with ``alt`` as its text alternative.
+
+    This is how a notebook shows a picture with words for a screen reader.
+    JupyterLab (4.x) prefers ``text/html`` to any image type and renders it
+    in untrusted notebooks too (a fresh clone, a student's copy on a
+    JupyterHub), sanitized: an ``<img>`` keeps its ``alt`` and its ``data:``
+    source there, while an ``image/png`` output is shown with no alt at all
+    and an ``image/svg+xml`` one not at all. MyST-NB, which builds the book,
+    also prefers ``text/html``. An SVG inside an ``<img>`` runs no script,
+    and stays sharp when a reader zooms in.
+
+    >>> html_image(b"<svg/>", "image/svg+xml", 'a "box"')
+    '<img src="data:image/svg+xml;base64,PHN2Zy8+" alt="a &quot;box&quot;">'
+    """
+    payload = base64.b64encode(data).decode("ascii")
+    text = html.escape(alt, quote=False).replace('"', "&quot;")  # an apostrophe stays one
+    return f'<img src="data:{mime};base64,{payload}" alt="{text}">'
+
+
+def _described_svg(svg, title, description):
+    """Graphviz's ``svg`` with role="img", the ``<title>`` ``description`` (its accessible name, as an alt)
+    and its graph titled ``title``; the titles of nodes and edges (n0, n0->n1), which tooltips show, are dropped."""
+    svg = re.sub(r"<title>[^<]*</title>\n?|<!-- Title: [^\n]*-->\n", "", svg)  # "%3", n0, n0->n1, ...
+    svg = re.sub(r'<g id="graph0" class="graph"[^>]*>\n', lambda m: f"{m[0]}<title>{html.escape(title)}</title>\n",
+                 svg, count=1)
+    return re.sub(r"<svg\b[^>]*?(?=>)", lambda m: f'{m[0]} role="img">\n<title>{html.escape(description)}</title',
+                  svg, count=1)
+
+
 def _bundle(picture, text, include=None, exclude=None):
-    """``(data, metadata)`` for IPython: ``text``, the SVG, and a PNG shown at the SVG's width."""
+    """``(data, metadata)`` for IPython: ``text``, the picture as HTML (its SVG and its description), and
+    a PNG shown at the SVG's width for front ends without HTML."""
     def wanted(mime):
         return (include is None or mime in include) and mime not in (exclude or ())
 
     data, metadata = {"text/plain": text}, {}
-    if not (wanted("image/svg+xml") or wanted("image/png")):
+    if not (wanted("text/html") or wanted("image/png")):
         return data, metadata
-    svg = picture.pipe(format="svg", encoding="utf-8")
-    if wanted("image/svg+xml"):
-        data["image/svg+xml"] = svg
+    svg = picture.svg()
+    if wanted("text/html"):
+        data["text/html"] = html_image(svg.encode("utf-8"), "image/svg+xml", picture.text_alternative)
     if wanted("image/png"):
         sharp = picture.copy()
         sharp.attr(dpi=str(PNG_DPI))
@@ -232,7 +289,9 @@ def _legend_cell(text, attrs):
     style, looks = attrs.get("style", ""), {}
     if attrs.get("shape") != "plaintext":
         looks["BORDER"] = "2" if "bold" in style else "1"
-        looks["STYLE"] = ",".join(["rounded"] + (["dashed"] if "dashed" in style else []))
+        corners = ["rounded"] if "rounded" in style or attrs.get("shape") == "ellipse" else []
+        if corners or "dashed" in style or "dotted" in style:
+            looks["STYLE"] = ",".join(corners + [line for line in ("dashed", "dotted") if line in style])
     if "filled" in style:
         looks["BGCOLOR"] = attrs["fillcolor"]
     if "color" in attrs:
@@ -277,6 +336,10 @@ class _Scene:
     def summary(self):
         return f"{len(self.reading.values)} values, {len(self.reading.ops)} ops"
 
+    def counts(self):
+        """The summary in words: ``2 values and 1 operation``."""
+        return f"{_count(len(self.reading.values), 'value')} and {_count(len(self.reading.ops), 'operation')}"
+
     def sketch(self, adjoints, pending=(), highlight=None, prefix=""):
         """The nodes and edges of the picture, as a :class:`Sketch`.
 
@@ -288,9 +351,11 @@ class _Scene:
         looks, placed = {}, set()  # a value's label and attributes; the constants already joined to an op
         for node in drawn:
             key = "op" if isinstance(node, Op) else "target" if node.id in self.targets else node.kind
-            attrs = {**STYLES[key][1], **(GREY if node.index in self.off else {}),
+            attrs = {**STYLES[key][1], **(_off_path_looks(STYLES[key][1]) if node.index in self.off else {}),
                      **(HIGHLIGHT if node is highlight else {})}
             sketch.used.update([key, "off"] if node.index in self.off else [key])
+            if node is highlight:
+                sketch.used.add("highlight")
             if key == "op":
                 sketch.nodes.append((f"{prefix}n{node.index}", node.name, attrs))
                 self._edges(sketch, node, len(drawn), looks, placed, node is highlight, prefix)
@@ -333,14 +398,87 @@ class _Scene:
         if values[op.output].index < n_drawn:
             sketch.edges.append((f"{prefix}n{op.index}", f"{prefix}n{values[op.output].index}", None, {}))
 
+    def describe(self, adjoints=None, pending=(), highlight=None):
+        """The picture in words, for readers who do not see it: the inputs, the ops in recording order with
+        the values they computed, the targets, what is off the path, and the adjoints, tangents and local
+        derivatives the picture shows (``adjoints``, ``pending`` and ``highlight`` as for :meth:`sketch`).
+        """
+        adjoints, values = adjoints or {}, self.reading.values
+        drawn = self.reading.nodes[:self.max_nodes]
+        told = drawn[:MAX_TOLD]
+
+        def words(value, expression=None, kind=None):  # "v1 = multiply(x, x) = 9, adjoint 1"
+            return _value_words(value, expression, kind, adjoints.get(value.id), self.tangents.get(value.id),
+                                value.id in pending)
+
+        inputs = [words(v, kind=STYLES[v.kind][0]) for v in told if not isinstance(v, Op) and v.kind in
+                  ("variable", "watched")]
+        constants = [words(v) for v in told if not isinstance(v, Op) and v.kind == "constant"]
+        ops = []
+        for op in (node for node in told if isinstance(node, Op)):
+            out = values[op.output]
+            expression = f"{op.name}({', '.join(values[i].name for i in op.inputs)})"
+            phrase = words(out, expression) if out.index < len(drawn) else f"{out.name} = {expression}"
+            partials = local_partials(op, values) if self.partials else None
+            if partials is not None and any(p is not None for p in partials):
+                phrase += " (local derivatives: " + ", ".join(
+                    f"{format_number(p)} for {values[i].name}" for p, i in zip(partials, op.inputs)
+                    if p is not None) + ")"
+            ops.append(phrase + (", the operation of this step" if op is highlight else ""))
+        sentences = [f"Inputs: {'; '.join(inputs)}" if inputs else "",
+                     f"Constants: {'; '.join(constants)}" if constants else "",
+                     f"Operations in recording order: {'; '.join(ops)}" if ops else "No operations recorded"]
+        targets = [v.name for v in values.values() if v.id in self.targets]
+        if targets:
+            sentences.append(f"Target{'s' if len(targets) > 1 else ''}: {', '.join(targets)}")
+        off = [node.name for node in told if not isinstance(node, Op) and node.index in self.off]
+        if off:
+            sentences.append(f"Dotted and grey, since they {self.off_text.replace('does', 'do')}: {', '.join(off)}")
+        if len(drawn) > len(told):
+            sentences.append(f"Described up to the first {len(told)} of the {len(drawn)} values and operations "
+                             f"drawn")
+        if len(self.reading.nodes) > len(drawn):
+            sentences.append(f"{len(self.reading.nodes) - len(drawn):,} more values and operations are not drawn")
+        return "".join(f"{sentence}. " for sentence in sentences if sentence).rstrip()
+
     def legend(self, used):
         """The legend's entries, ``(text, attrs)``, for the node styles in ``used``."""
         entries = [(text, attrs) for key, (text, attrs) in STYLES.items() if key in used]
         if "off" in used:
-            entries.append((self.off_text, {**STYLES["result"][1], **GREY}))
+            entries.append((self.off_text, {**STYLES["result"][1], **_off_path_looks(STYLES["result"][1])}))
+        if "highlight" in used:
+            entries.append(("this step's operation", {**STYLES["op"][1], **HIGHLIGHT}))
         if "partials" in used:
             entries.append(("edge numbers: ∂ output / ∂ input", {"shape": "plaintext"}))
         return entries
+
+
+def _off_path_looks(attrs):
+    """What a node off the path looks like: grey, unfilled, and outlined with dots (not by colour alone)."""
+    corners = ["rounded"] if "rounded" in attrs.get("style", "") else []
+    return {**GREY, "style": ",".join(corners + ["dotted"])}
+
+
+def _count(n, noun):
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _value_words(value, expression, kind, adjoint, tangent, pending):
+    """A value in words: ``x = 3 (Variable), tangent 1, adjoint 6``, with the op ``expression`` that computed it
+    and its ``kind`` if given."""
+    known = "value not kept" if value.tensor is None else _tensor_words(value.tensor)
+    phrase = " = ".join(part for part in (value.name, expression) if part)
+    phrase += (f", {known}" if value.tensor is None else f" = {known}") + (f" ({kind})" if kind else "")
+    if tangent is not None:
+        phrase += f", tangent {_tensor_words(tangent)}"
+    if adjoint is not None or pending:
+        phrase += ", adjoint not yet known" if adjoint is None else f", adjoint {_tensor_words(adjoint)}"
+    return phrase
+
+
+def _tensor_words(tensor):
+    """A small tensor's numbers, else what it is: ``[1, 2.5]``, ``a (3, 3) float32 array``."""
+    return format_value(tensor) or f"a {shape_text(tensor)} array"
 
 
 def _label(value, adjoint, tangent, pending):
@@ -412,11 +550,13 @@ def draw(tape, targets=None, sources=None, *, grads=False, partials=False, accum
         raise ValueError("draw(grads=True) needs targets=...: an adjoint is d target / d value, so say which "
                          "target")
     scene = _Scene(tape, targets, sources, accumulator, partials, max_nodes, names)
-    sketch = scene.sketch(tape.adjoints(targets) if grads else {})
+    adjoints = tape.adjoints(targets) if grads else {}
+    sketch = scene.sketch(adjoints)
     heading = _heading(legend=scene.legend(sketch.used) if legend else ())
     picture = _picture(rankdir or sketch.direction(), graph_attr, heading)
     sketch.draw_into(picture)
     picture.summary = scene.summary()
+    picture.description = f"Graph of a tape with {scene.counts()}. {scene.describe(adjoints)}"
     return picture
 
 
@@ -426,7 +566,7 @@ def to_dot(tape, targets=None, sources=None, **options):
 
 
 def tape_mimebundle(tape, include=None, exclude=None):
-    """What Jupyter shows for a tape: ``(data, metadata)`` with its picture as SVG and PNG, and a stable text.
+    """What Jupyter shows for a tape: ``(data, metadata)`` with its picture (HTML and PNG) and a stable text.
 
     This is ``GradientTape._repr_mimebundle_``. A spent tape (non-persistent,
     already answered) has nothing left to draw: it shows a text saying so.
@@ -472,6 +612,9 @@ class BackwardSteps(collections.abc.Sequence):
         picture = _picture(self._rankdir, self._graph_attr, _heading(self.title(k), self._legend_for(sketch.used)))
         sketch.draw_into(picture)
         picture.summary = f"backward pass, step {k} of {len(self) - 1}"
+        op = self._frames[k][0]
+        picture.description = (f"Backward pass, {self.title(k)}. Adjoints set: {self.change(k)}. Graph of the "
+                               f"tape: {self._scene.describe(self._adjoints(k), self._final, op)}")
         return picture
 
     def title(self, k):
@@ -482,13 +625,24 @@ class BackwardSteps(collections.abc.Sequence):
         out = self._scene.reading.values[op.output].name
         return f"step {k} of {len(self) - 1}: {op.name} passes the adjoint of {out} to its inputs"
 
+    def change(self, k, since=None):
+        """The adjoints step ``k`` (or the steps after ``since`` up to ``k``) set, in words: ``x = 6, w = 3``."""
+        changed = {}
+        for _, adjoints in self._frames[k if since is None else since + 1:k + 1]:
+            changed.update(adjoints)
+        values = self._scene.reading.values
+        return ", ".join(f"{values[i].name} = {_tensor_words(adjoint)}" for i, adjoint in changed.items())
+
     def sketch(self, k, prefix=""):
         """The nodes and edges of picture ``k`` (a :class:`Sketch`)."""
+        op = self._frames[k][0]
+        return self._scene.sketch(self._adjoints(k), pending=self._final, highlight=op, prefix=prefix)
+
+    def _adjoints(self, k):
         adjoints = {}
         for _, changed in self._frames[:k + 1]:  # replay the changes up to step k
             adjoints.update(changed)
-        op = self._frames[k][0]
-        return self._scene.sketch(adjoints, pending=self._final, highlight=op, prefix=prefix)
+        return adjoints
 
     def _legend_for(self, used):
         return self._scene.legend(used) if self._legend else ()
@@ -547,9 +701,13 @@ def strip(steps, every=1):
     picture = _picture("LR", steps._graph_attr, _heading(legend=steps._legend_for(used)))
     for k in reversed(chosen):  # dot stacks the later ones higher up
         with picture.subgraph(name=f"cluster_step{k}") as frame:
-            frame.attr(label=steps.title(k), labeljust="l", color="#d9d9d9")
+            frame.attr(label=steps.title(k), labeljust="l", **FRAME)
             sketches[k].draw_into(frame)
     picture.summary = f"backward pass, {len(chosen)} of {len(steps)} pictures"
+    told = [f"{steps.title(k)}; adjoints set: {steps.change(k, since=previous)}"
+            for previous, k in zip([None, *chosen], chosen)]
+    picture.description = (f"Backward pass in {len(chosen)} pictures of the same graph, from top to bottom. "
+                           f"The graph: {steps._scene.describe()} Pictures: {'. '.join(told)}.")
     return picture
 
 
@@ -563,11 +721,11 @@ class _StableWidget:
     remove it. Untrusted notebooks (a fresh clone, a student's copy), GitHub,
     nbviewer and static books have no live widget: they pick the best other
     type in the bundle. So the bundle carries ``fallback``, the slider's
-    first picture as PNG and SVG, and they show a picture instead of the
+    first picture as HTML and PNG, and they show a picture instead of the
     bare text (or a broken widget). The course stores its lessons without
     the widget view (``scripts/drop_widget_views.py``), so a trusted
     JupyterLab shows that picture too until the cell runs. nbval compares
-    the text only.
+    the texts: the widget's and the picture's description.
     """
 
     def __init__(self, widget, text, fallback):
@@ -587,17 +745,18 @@ def step_through(steps):
 
     In a notebook, ``step_through(backward_steps(tape, y))``; show
     ``strip(...)`` of the same steps too, for readers without a kernel.
-    The picture lives in an HTML widget whose value the slider replaces, so
-    nothing is displayed outside the widget (a stored notebook holds only
-    the widget, its first picture and its text).
+    The picture (an image with its description as alt text) lives in an
+    HTML widget whose value the slider replaces, so nothing is displayed
+    outside the widget (a stored notebook holds only the widget, its first
+    picture and its text).
     """
     import ipywidgets  # the course's dependency, not the library's
 
-    def svg(k):
-        return steps[k].pipe(format="svg", encoding="utf-8")
+    def image(k):  # the picture with its description, as a notebook shows any picture
+        return _bundle(steps[k], "", include=["text/html"])[0]["text/html"]
 
     slider = ipywidgets.IntSlider(value=0, min=0, max=len(steps) - 1, description="step")
-    picture = ipywidgets.HTML(value=svg(0))
-    slider.observe(lambda change: setattr(picture, "value", svg(change["new"])), names="value")
+    picture = ipywidgets.HTML(value=image(0))
+    slider.observe(lambda change: setattr(picture, "value", image(change["new"])), names="value")
     text = f"<slider over the {len(steps)} pictures of the backward pass>"
     return _StableWidget(ipywidgets.VBox([slider, picture]), text, steps[0])

@@ -1,11 +1,11 @@
 """Store a lesson's live widgets as their static pictures (``make notebooks`` runs it after executing).
 
 A widget output (the step-through slider of ``minitape.viz.step_through``) carries a widget view, the
-widget's first picture as SVG and PNG, and a text. Kept as it is, a trusted JupyterLab rebuilds the
-widget from the stored state and marks it with red "disconnected" icons until its cell runs again,
-and a static book has no widget at all. Without the view every front end shows the picture, and
-running the cell brings the live slider back. nbval does not compare widget views, so the lesson
-still tests the same way.
+widget's first picture (an HTML image with its description, and a PNG), and a text. Kept as it is, a
+trusted JupyterLab rebuilds the widget from the stored state and marks it with red "disconnected"
+icons until its cell runs again, and a static book has no widget at all. Without the view every front
+end shows the picture, and running the cell brings the live slider back. nbval does not compare widget
+views, so the lesson still tests the same way.
 
     python scripts/drop_widget_views.py notebooks/05_reverse_mode.ipynb ...
 """

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Make ready the environment a make target needs, then print the Python command to run it with.
-#   scripts/setup.sh venv course test   -> .venv with minitape and these extras of pyproject.toml (the default)
-#   scripts/setup.sh conda course test  -> the conda environment "minitape" from environment.yml (the course's
-#                                          packages), the other extras added with pip
+# Make ready the environment a make target needs, then run Python in it with the arguments after --, or print the
+# Python command to run it with.
+#   scripts/setup.sh venv course test -- -m pytest   .venv with minitape and these extras of pyproject.toml (the
+#                                                     default), then .venv/bin/python -m pytest
+#   scripts/setup.sh conda course test               the conda environment "minitape" from environment.yml (the
+#                                                     course's packages), the other extras added with pip
 # PYTHON names the interpreter that makes the .venv (python3 by default); a .venv made by another one is made
 # again. VENV names another folder than .venv (CI's light environments for other Pythons).
 # Graphviz's `dot` is installed with apt-get when we are root, or by conda in the conda route.
@@ -10,8 +12,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 route=${1:-venv}
-extras=("${@:2}")
+shift || true
+extras=()
+while [ $# -gt 0 ] && [ "$1" != -- ]; do extras+=("$1"); shift; done
 [ ${#extras[@]} -gt 0 ] || extras=(course)
+run=$#  # after --: the arguments for Python
+[ $# -eq 0 ] || shift
 log() { echo "setup: $*" | sed '2,$s/^/setup:   /' >&2; }  # a message's further lines are indented under it
 fail() { log "$*"; exit 1; }
 as_root_with_apt() { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; }
@@ -71,6 +77,7 @@ if [ "$route" = conda ]; then
     mkdir -p "$prefix/.minitape-extras" && touch "$prefix/.minitape-extras/course"
   fi
   install_extras "$python" "$($python -c 'import sys; print(sys.prefix)')"
+  [ "$run" = 0 ] || exec $python "$@"
   echo "$python"
   exit 0
 fi
@@ -130,4 +137,5 @@ else
   check_version "$venv/bin/python"
 fi
 install_extras "$venv/bin/python" "$venv"
+[ "$run" = 0 ] || exec "$venv/bin/python" "$@"
 echo "$venv/bin/python"

@@ -150,3 +150,96 @@ CASES = [
     OpCase("softmax_cross_entropy", lambda z, x: mt.nn.softmax_cross_entropy_with_logits(labels=z, logits=x),
            SAME_PAIR, -3.0, 3.0),
 ]
+
+
+# -- issue 23's ops: indexing, linear algebra, activations, control flow -----------------------------------------
+def _shifted(a, c):
+    """``a + c I`` (per matrix of a batch): a shift of 7 makes a 3 x 3 matrix of entries in [-2, 2] diagonally
+    dominant, so that it is invertible and well conditioned; -7 gives it a negative determinant."""
+    return a + c * np.eye(a.shape[-1])
+
+
+def _spd(x):
+    """A symmetric positive-definite matrix made from any square ``x``: ``x xᵀ + 2 I``."""
+    return _shifted(mt.matmul(x, x, transpose_b=True), 2.0)
+
+
+def _well_conditioned(*xs):
+    return all(np.all(np.linalg.cond(x) < 20) for x in xs)
+
+
+def _scaled_pieces(x):
+    """Each piece of a split scaled differently, then joined: every piece's gradient must reach its own place."""
+    pieces = mt.split(x, [1, -1, 1], axis=1)
+    return mt.concat([p * float(k + 1) for k, p in enumerate(pieces)], axis=1)
+
+
+_FREE_VARIABLE = mt.Variable(np.array([0.5, -1.5, 2.0]), dtype=mt.float64)
+
+CASES += [
+    OpCase("gather", lambda x: mt.gather(x, [2, 0, 2, 1]), fixed((3, 2))),
+    OpCase("gather_axis", lambda x: mt.gather(x, [[3, 0], [1, 1]], axis=-1), fixed((2, 4))),
+    OpCase("gather_batch_dims", lambda x: mt.gather(x, [[3, 1], [0, 0]], axis=2, batch_dims=1), fixed((2, 3, 4))),
+    OpCase("gather_scalar_index", lambda x: mt.gather(x, 1, axis=1), fixed((2, 3))),
+    OpCase("gather_nd", lambda x: mt.gather_nd(x, [[0, 1], [2, 0], [0, 1]]), fixed((3, 2))),
+    OpCase("gather_nd_rows", lambda x: mt.gather_nd(x, [[[1], [0]], [[1], [1]]]), fixed((2, 3))),
+    OpCase("gather_nd_batch_dims", lambda x: mt.gather_nd(x, [[[2]], [[0]]], batch_dims=1), fixed((2, 3, 2))),
+    OpCase("slice", lambda x: mt.slice(x, [1, 0, 1], [-1, 2, 1]), fixed((3, 2, 3))),
+    OpCase("split", _scaled_pieces, fixed((2, 4))),
+    OpCase("split_equal", lambda x: mt.split(x, 3, axis=0)[1] * mt.split(x, 3, axis=0)[2], fixed((6, 2))),
+    OpCase("pad_constant", lambda x: mt.pad(x, [[1, 0], [2, 1]], constant_values=0.5), fixed((2, 3))),
+    OpCase("pad_reflect", lambda x: mt.pad(x, [[2, 1], [1, 2]], mode="REFLECT"), fixed((3, 3))),
+    OpCase("pad_symmetric", lambda x: mt.pad(x, [[2, 1], [0, 3]], mode="symmetric"), fixed((2, 3))),
+    OpCase("einsum_matmul", lambda a, b: mt.einsum("ij,jk->ik", a, b), MATMUL.filter(lambda s: len(s[0]) == 2)),
+    OpCase("einsum_batch_matmul", lambda a, b: mt.einsum("bij,bjk->bik", a, b), fixed((2, 2, 3), (2, 3, 2))),
+    OpCase("einsum_implicit", lambda a, b: mt.einsum("ij,jk", a, b), fixed((2, 3), (3, 2))),
+    OpCase("einsum_trace", lambda a: mt.einsum("ii", a), fixed((3, 3))),
+    OpCase("einsum_diagonal", lambda a: mt.einsum("ii->i", a), fixed((3, 3))),
+    OpCase("einsum_repeated_and_summed", lambda a: mt.einsum("iij->j", a), fixed((2, 2, 3))),
+    OpCase("einsum_sum", lambda a: mt.einsum("ij->", a), fixed((2, 3))),
+    OpCase("einsum_outer", lambda a, b: mt.einsum("i,j->ij", a, b), fixed((2,), (3,))),
+    OpCase("einsum_ellipsis_broadcast", lambda a, b: mt.einsum("...ij,...jk->...ik", a, b),
+           fixed((2, 2, 3), (1, 3, 2))),
+    OpCase("einsum_three", lambda a, b, c: mt.einsum("ij,jk,kl->il", a, b, c), fixed((2, 3), (3, 2), (2, 2))),
+    OpCase("einsum_attention_scores", lambda q, k: mt.einsum("bhqd,bhkd->bhqk", q, k),
+           fixed((1, 2, 2, 3), (1, 2, 3, 3))),
+    OpCase("matmul_adjoint", lambda a, b: mt.matmul(a, b, adjoint_a=True, adjoint_b=True), fixed((3, 2), (4, 3))),
+    OpCase("inv", lambda a: mt.linalg.inv(_shifted(a, 7.0)), fixed((3, 3))),
+    OpCase("inv_adjoint_batch", lambda a: mt.linalg.inv(a, adjoint=True), fixed((2, 2, 2)), valid=_well_conditioned),
+    OpCase("solve", lambda a, b: mt.linalg.solve(_shifted(a, 7.0), b), fixed((3, 3), (3, 2))),
+    OpCase("solve_adjoint_batch", lambda a, b: mt.linalg.solve(a, b, adjoint=True), fixed((2, 2, 2), (2, 2, 1)),
+           valid=lambda a, b: _well_conditioned(a)),
+    OpCase("det", mt.linalg.det, fixed((3, 3)), valid=_well_conditioned),
+    OpCase("det_batch", lambda a: mt.linalg.det(_shifted(a, -7.0)), fixed((2, 2, 2))),
+    OpCase("slogdet", lambda a: mt.linalg.slogdet(a).log_abs_determinant, fixed((3, 3)), valid=_well_conditioned),
+    OpCase("slogdet_sign_times_det", lambda a: mt.linalg.slogdet(_shifted(a, -7.0))[0] * mt.exp(
+        mt.linalg.slogdet(_shifted(a, -7.0))[1]), fixed((3, 3))),
+    OpCase("cholesky", lambda x: mt.linalg.cholesky(_spd(x)), fixed((3, 3))),
+    OpCase("cholesky_batch", lambda x: mt.linalg.cholesky(_spd(x)), fixed((2, 2, 2))),
+    OpCase("logdet", lambda x: mt.linalg.logdet(_spd(x)), fixed((3, 3))),
+    OpCase("diag_part", lambda x: mt.linalg.diag_part(x, k=1), fixed((2, 3, 4))),
+    OpCase("diag", lambda x: mt.linalg.diag(x, k=-1), fixed((2, 3))),
+    OpCase("trace", mt.linalg.trace, fixed((2, 3))),
+    OpCase("tensor_diag", mt.linalg.tensor_diag, fixed((2, 2))),
+    OpCase("tensor_diag_part", mt.linalg.tensor_diag_part, fixed((2, 3, 2, 3))),
+    OpCase("softplus", mt.nn.softplus, ONE, -6.0, 6.0),
+    OpCase("reduce_logsumexp", lambda x: mt.reduce_logsumexp(x, axis=-1), ONE_NONSCALAR),
+    OpCase("reduce_logsumexp_all_keepdims", lambda x: mt.reduce_logsumexp(x, keepdims=True), ONE),
+    OpCase("add_n", lambda x, y: mt.add_n([x, y, x]), SAME_PAIR),
+    OpCase("elu", mt.nn.elu, ONE, valid=away_from_zero),
+    OpCase("swish", mt.nn.swish, ONE, -4.0, 4.0),
+    OpCase("swish_beta", lambda x, beta: mt.nn.swish(x, beta=beta), fixed((3,), ())),
+    OpCase("embedding_lookup", lambda t: mt.nn.embedding_lookup(t, [[3, 1], [1, 0]]), fixed((4, 2))),
+    OpCase("embedding_lookup_max_norm", lambda t: mt.nn.embedding_lookup(t, [2, 0], max_norm=1.0), fixed((3, 2)),
+           valid=lambda t: np.all(np.abs(np.linalg.norm(t, axis=1) - 1.0) > 0.05)),
+    OpCase("cond", lambda x: mt.cond(mt.reduce_sum(x) > 0, lambda: x * x, lambda: mt.sin(x)), ONE,
+           valid=lambda x: abs(np.sum(x)) > 0.05),  # the branch must not switch within a finite difference
+    OpCase("while_loop", lambda x: mt.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, mt.sin(y) * x), [0, x])[1],
+           ONE),
+    OpCase("map_fn", lambda x: mt.map_fn(lambda row: mt.reduce_sum(row * row) * row, x), fixed((3, 2))),
+    OpCase("function", mt.function(lambda x, y: mt.tanh(x) * y), PAIR),
+    OpCase("recompute_grad", mt.recompute_grad(lambda x, y: mt.reduce_sum(mt.sin(x) * y, axis=-1)),
+           fixed((2, 3), (3,))),
+    OpCase("recompute_grad_reading_a_variable",
+           mt.recompute_grad(lambda x: mt.reduce_sum(mt.sin(x * _FREE_VARIABLE))), fixed((3,))),
+]

@@ -45,6 +45,27 @@ DELIBERATE = {
     "stack_of_an_empty_list_on_axis_1": {"error": "ValueError"},
     # TensorFlow returns the gradient of shape (5,) for an input of shape (2,); minitape refuses it.
     "custom_gradient_of_the_wrong_shape": {"error": "ValueError"},
+    # A wrong dtype is a TypeError in every minitape op (float indices, paddings or sizes; integer matrices; two
+    # dtypes in one op; an index dtype outside the op's list, e.g. int8 for gather); TensorFlow raises
+    # InvalidArgumentError for these.
+    **{name: {"error": "TypeError"} for name in [
+        "gather_with_float_indices", "gather_with_int8_indices", "gather_nd_with_float_indices",
+        "slice_with_float_begin", "slice_with_int16_begin", "split_by_float_sizes", "pad_with_float_paddings",
+        "pad_with_a_float64_constant", "one_hot_of_float_indices", "one_hot_of_int16_indices", "einsum_of_two_dtypes",
+        "softplus_of_integers", "elu_of_integers", "swish_of_integers", "reduce_logsumexp_of_integers",
+        "add_n_of_two_dtypes", "add_n_of_a_python_int_and_float", "inv_of_integers", "det_of_integers",
+        "cholesky_of_integers", "solve_with_two_dtypes", "solve_with_integers", "embedding_lookup_of_float_ids",
+        "shape_float32"]},
+    # TensorFlow's einsum fails on Python lists (AttributeError: 'list' object has no attribute 'shape'); minitape
+    # converts them, as every other op does.
+    "einsum_of_python_lists": {"value": [[3.0, 4.0, 5.0], [6.0, 8.0, 10.0]], "shape": [2, 3], "dtype": "float32"},
+    # mt.function runs the Python function on every call (minitape always runs eagerly); TensorFlow runs it once,
+    # to trace it, and then runs the graph.
+    "function_runs_python_on_every_call": {"value": 2, "shape": [], "dtype": "int32"},
+    # recompute_grad is built on custom_gradient, whose functions return one tensor in minitape.
+    "recompute_grad_of_two_outputs": {"error": "TypeError"},
+    # TensorFlow's recompute_grad refuses forward mode (NotImplementedError); minitape's gives the JVP.
+    "recompute_grad_in_forward_mode": {"value": 1094.0, "shape": [], "dtype": "float32"},
 }
 
 

@@ -1,6 +1,7 @@
 """Pictures of tapes: nodes, edges, labels and styles of small tapes; determinism; rendering; big tapes."""
 
 import base64
+import html
 import re
 import struct
 import time
@@ -24,6 +25,13 @@ def edges(source):
 def legend_entries(source):
     """The texts of the legend's entries (cells of the HTML-like label above the picture)."""
     return re.findall(rf'<FONT POINT-SIZE="{viz.LEGEND_FONT_SIZE}" COLOR="[^"]*">([^<]+)</FONT>', source)
+
+
+def shown_svg(data):
+    """The SVG inside a bundle's ``text/html`` (an ``<img>`` with a base64 data URI), and the image's alt text."""
+    found = re.fullmatch(r'<img src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)" alt="([^"]*)">', data["text/html"])
+    assert found, f"not an image with alt text: {data['text/html'][:200]}"
+    return base64.b64decode(found[1]).decode("utf-8"), html.unescape(found[2])
 
 
 def small_tape():
@@ -156,13 +164,14 @@ def test_renders_to_svg_with_dot():
     assert svg.count('class="node"') == 7  # the legend is the picture's label, not nodes
     data, metadata = viz.tape_mimebundle(tape)
     assert data["text/plain"] == "<GradientTape: 5 values, 2 ops>"
-    assert "<svg" in data["image/svg+xml"]
-    data, metadata = viz.tape_mimebundle(tape, exclude=["image/svg+xml", "image/png"])
+    assert sorted(data) == ["image/png", "text/html", "text/plain"]
+    assert shown_svg(data)[0].count('class="node"') == 7
+    data, metadata = viz.tape_mimebundle(tape, exclude=["text/html", "image/png"])
     assert data == {"text/plain": "<GradientTape: 5 values, 2 ops>"} and metadata == {}
     assert repr(viz.draw(tape)) == "<minitape picture: 5 values, 2 ops>"
     formatter = pytest.importorskip("IPython.core.formatters")
     shown, _ = formatter.DisplayFormatter().format(viz.draw(tape))  # what a notebook stores
-    assert shown["text/plain"] == "<minitape picture: 5 values, 2 ops>" and "<svg" in shown["image/svg+xml"]
+    assert shown["text/plain"] == "<minitape picture: 5 values, 2 ops>" and "<svg" in shown_svg(shown)[0]
     empty = viz.draw(mt.GradientTape())
     assert repr(empty) == "<minitape picture: 0 values, 0 ops>" and "<TABLE" not in empty.source
 
@@ -183,7 +192,7 @@ def test_every_picture_carries_a_png_shown_at_the_svg_size():
     for picture in pictures:
         shown, metadata = formatter.DisplayFormatter().format(picture)  # what a notebook stores
         width = metadata["image/png"]["width"]
-        assert width == round(svg_width_px(shown["image/svg+xml"]))
+        assert width == round(svg_width_px(shown_svg(shown)[0]))
         assert png_width(shown["image/png"]) == pytest.approx(width * viz.PNG_DPI / 96, abs=2)  # sharper than shown
         assert shown["text/plain"].startswith(("<minitape picture: ", "<GradientTape: "))
 
@@ -215,7 +224,7 @@ def test_the_png_is_a_small_palette_image_and_a_graphviz_without_gd_still_gives_
 
     monkeypatch.setattr(viz.Picture, "pipe", without_gd)
     full_colour, _ = viz.draw(tape, y)._repr_mimebundle_()
-    assert base64.b64decode(full_colour["image/png"])[25] != 3 and full_colour["image/svg+xml"] == data["image/svg+xml"]
+    assert base64.b64decode(full_colour["image/png"])[25] != 3 and full_colour["text/html"] == data["text/html"]
 
 
 def test_spent_tape_says_why_and_what_to_do():
@@ -293,19 +302,21 @@ def test_step_through_is_a_slider_with_a_stable_text():
     assert bundle["text/plain"] == "<slider over the 6 pictures of the backward pass>"
     assert "application/vnd.jupyter.widget-view+json" in bundle
     # without a live widget (untrusted, GitHub, a static book) a front end shows the first picture instead
-    assert "start: the adjoint of the target is 1" in bundle["image/svg+xml"] and png_width(bundle["image/png"])
-    assert metadata["image/png"]["width"] == round(svg_width_px(bundle["image/svg+xml"]))
+    svg, alt = shown_svg(bundle)
+    assert "start: the adjoint of the target is 1" in svg and png_width(bundle["image/png"])
+    assert alt.startswith("Backward pass, start: the adjoint of the target is 1.")
+    assert metadata["image/png"]["width"] == round(svg_width_px(svg))
     control, picture = slider.widget.children
-    assert control.max == 5 and picture.value.count("<svg") == 1
-    first = picture.value
-    control.value = 3  # moving the slider replaces the picture
-    assert picture.value != first and "step 3 of 5" in picture.value
+    assert control.max == 5 and shown_svg({"text/html": picture.value})[1] == alt
+    control.value = 3  # moving the slider replaces the picture and its description
+    svg, alt = shown_svg({"text/html": picture.value})
+    assert "step 3 of 5" in svg and alt.startswith("Backward pass, step 3 of 5: sin passes")
 
 
 def test_a_tape_draws_itself_in_a_notebook():
     tape, x, c, y = small_tape()
     bundle, metadata = tape._repr_mimebundle_()
-    assert bundle["text/plain"] == "<GradientTape: 5 values, 2 ops>" and "<svg" in bundle["image/svg+xml"]
+    assert bundle["text/plain"] == "<GradientTape: 5 values, 2 ops>" and "<svg" in shown_svg(bundle)[0]
     assert metadata["image/png"]["width"] > 0
 
 
@@ -418,3 +429,164 @@ def test_a_picture_wider_than_a_notebook_is_scaled_down_to_fit():
     assert scale(svg) < 1 and svg_width_px(svg) <= viz.WIDTH_INCHES * 96 + 1
     wide = viz.draw(tape, targets=y, size="20,20").pipe(format="svg", encoding="utf-8")  # the caller's size wins
     assert svg_width_px(wide) > viz.WIDTH_INCHES * 96
+
+
+# -- what a picture says to a reader who does not see it ------------------------------------------------------
+def test_a_picture_says_in_words_what_it_draws():
+    t = trace.evaluation_trace(classic, x1=2.0, x2=5.0)
+    picture = viz.draw(t.tape, t.output, grads=True, partials=True)
+    assert picture.description == (
+        "Graph of a tape with 7 values and 5 operations. "
+        "Inputs: x1 = 2 (Variable), adjoint 5.5; x2 = 5 (Variable), adjoint 1.716. "
+        "Operations in recording order: "
+        "v1 = log(x1) = 0.6931, adjoint 1 (local derivatives: 0.5 for x1); "
+        "v2 = multiply(x1, x2) = 10, adjoint 1 (local derivatives: 5 for x1, 2 for x2); "
+        "v3 = sin(x2) = -0.9589, adjoint -1 (local derivatives: 0.2837 for x2); "
+        "v4 = add(v1, v2) = 10.69, adjoint 1 (local derivatives: 1 for v1, 1 for v2); "
+        "v5 = subtract(v4, v3) = 11.65, adjoint 1 (local derivatives: 1 for v4, -1 for v3). "
+        "Target: v5.")
+    # the same words reach the notebook: the image's alt text, and the SVG's accessible name
+    svg, alt = shown_svg(picture._repr_mimebundle_()[0])
+    assert alt == picture.description
+    assert re.search(r'<svg [^>]*role="img">\n<title>Graph of a tape with 7 values and 5 operations\. Inputs', svg)
+    assert "%3" not in svg and "<title>n0</title>" not in svg and svg.count("<title>") == 2  # the graph's: summary
+    x = mt.Variable(3.0, name="x")
+    with mt.GradientTape() as tape:
+        y = x * x
+    assert viz.draw(tape, y).description == ("Graph of a tape with 2 values and 1 operation. Inputs: x = 3 "
+                                             "(Variable). Operations in recording order: v1 = multiply(x, x) = 9. "
+                                             "Target: v1.")
+    plain = viz.draw(t.tape, t.output).description  # without grads: no adjoints, no derivatives
+    assert "adjoint" not in plain and "derivatives" not in plain and "v2 = multiply(x1, x2) = 10;" in plain
+
+
+def test_the_words_name_constants_tangents_unkept_values_and_what_is_off_the_path():
+    tape, x, c, y = small_tape()
+    assert viz.draw(tape, y).description == (
+        "Graph of a tape with 5 values and 2 operations. Inputs: v-1 = 2 (watched tensor); x = 3 (Variable). "
+        "Constants: c1 = 1. Operations in recording order: v1 = multiply(x, v-1) = 6; v2 = add(v1, c1) = 7. "
+        "Target: v2.")
+    x = mt.Variable(2.0, name="x")
+    with mt.GradientTape() as tape, mt.autodiff.ForwardAccumulator(x, mt.constant(1.0)) as acc:
+        y = mt.exp(mt.sin(x)) * x  # exp keeps only its output: sin's result is not kept
+        unused = mt.cos(x)
+    words = viz.draw(tape, y, accumulator=acc, legend=False).description
+    assert "x = 2 (Variable), tangent 1." in words
+    assert "v1 = sin(x), value not kept; v2 = exp(v1) = 2.483, tangent -1.033;" in words
+    assert words.endswith("Target: v3. Dotted and grey, since they do not lead to the target: v4.")
+    del unused
+
+
+def test_big_values_are_named_by_shape_and_a_long_description_stops_and_says_so():
+    w = mt.Variable(mt.ones((3, 3)), name="W")
+    with mt.GradientTape() as tape:
+        y = mt.reduce_sum(w * w)
+    assert "W = a (3, 3) float32 array (Variable)" in viz.draw(tape, y).description
+    x = mt.Variable(1.0, name="x")
+    with mt.GradientTape() as tape:
+        y = x
+        for _ in range(200):
+            y = y * 1.0001
+    words = viz.draw(tape, y).description
+    assert words.endswith(f"Described up to the first {viz.MAX_TOLD} of the {viz.MAX_NODES} values and operations "
+                          f"drawn. 252 more values and operations are not drawn.")
+    assert len(words) < 2500
+
+
+def test_each_backward_step_says_which_step_and_what_it_set():
+    t = trace.evaluation_trace(classic, x1=2.0, x2=5.0)
+    steps = viz.backward_steps(t.tape, t.output)
+    assert steps[0].description.startswith(
+        "Backward pass, start: the adjoint of the target is 1. Adjoints set: v5 = 1. Graph of the tape: Inputs: "
+        "x1 = 2 (Variable), adjoint not yet known;")
+    third = steps[3].description
+    assert third.startswith("Backward pass, step 3 of 5: sin passes the adjoint of v3 to its inputs. Adjoints set: "
+                            "x2 = -0.2837. ")
+    assert "v3 = sin(x2) = -0.9589, adjoint -1, the operation of this step;" in third
+    assert "x1 = 2 (Variable), adjoint not yet known;" in third and "v1 = log(x1) = 0.6931, adjoint 1;" in third
+    strip = viz.strip(steps, every=2)
+    assert strip.description.startswith("Backward pass in 4 pictures of the same graph, from top to bottom. The graph: "
+                                        "Inputs: x1 = 2 (Variable); x2 = 5 (Variable).")
+    assert strip.description.endswith(  # each picture: what was set since the one above it
+        "Pictures: start: the adjoint of the target is 1; adjoints set: v5 = 1. step 2 of 5: add passes the "
+        "adjoint of v4 to its inputs; adjoints set: v4 = 1, v3 = -1, v1 = 1, v2 = 1. step 4 of 5: multiply passes "
+        "the adjoint of v2 to its inputs; adjoints set: x2 = 1.716, x1 = 5. step 5 of 5: log passes the adjoint of "
+        "v1 to its inputs; adjoints set: x1 = 5.5.")
+
+
+def test_a_picture_without_a_description_is_named_by_its_summary():
+    tree = viz.Picture()
+    tree.node("a")
+    tree.summary = "one node"
+    assert shown_svg(tree._repr_mimebundle_()[0])[1] == "one node"
+
+
+# -- contrast and colour (WCAG 2.1: 1.4.1 use of colour, 1.4.3 text 4.5:1, 1.4.11 graphics 3:1) -----------------
+NAMED = {"black": "#000000", "white": "#ffffff"}
+
+
+def luminance(colour):
+    """WCAG 2.1's relative luminance of an sRGB colour ``#rrggbb`` (or black, white)."""
+    colour = NAMED.get(colour, colour)
+    channels = [int(colour[k:k + 2], 16) / 255 for k in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(a, b):
+    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_contrast_ratios_are_computed_as_wcag_defines_them():
+    assert contrast("black", "white") == pytest.approx(21)
+    assert contrast("#767676", "white") == pytest.approx(4.54, abs=0.01)  # the well-known lightest AA grey
+    assert contrast("#969696", "white") == pytest.approx(2.96, abs=0.01)  # too light for text
+
+
+def every_picture_source():
+    """DOT sources using every style viz has: kinds, off the path, partials, a backward step, a strip."""
+    x, w = mt.Variable(3.0, name="x"), mt.Variable(2.0, name="w")
+    c = mt.constant(1.0)
+    with mt.GradientTape(persistent=True) as tape:
+        tape.watch(c)
+        y = x * w * 2.0 + c
+        unused = mt.sin(x)
+    steps = viz.backward_steps(tape, y)
+    del unused
+    return [viz.to_dot(tape, y, grads=True, partials=True), steps[2].source, viz.strip(steps).source]
+
+
+def test_text_and_lines_in_pictures_meet_wcag_contrast():
+    """Text at least 4.5:1 against what it is drawn on; outlines, arrows and frames at least 3:1 against white."""
+    pairs = []  # (what, foreground, background, needed)
+    for source in every_picture_source():
+        for statement in re.findall(r"^\s*\S+(?: -> \S+)? \[(.*)\]$", source, re.MULTILINE):  # nodes and edges
+            attrs = {key: value.strip('"') for key, value in re.findall(r'(\w+)=("[^"]*"|\S+)', statement)}
+            background = attrs.get("fillcolor", "white") if "filled" in attrs.get("style", "") else "white"
+            pairs.append((statement[:60], attrs.get("fontcolor", "black"), background, 4.5))
+            pairs.append((statement[:60], attrs.get("color", "black"), "white", 3))
+        for colour in re.findall(r'^\s*color=("[^"]*"|\S+)', source, re.MULTILINE):  # a strip's frames
+            pairs.append(("frame", colour.strip('"'), "white", 3))
+        for cell in re.findall(r"<TD ([^>]*)><FONT [^>]*COLOR=\"([^\"]+)\">", source):  # the legend
+            looks = dict(re.findall(r'(\w+)="([^"]*)"', cell[0]))
+            pairs.append(("legend", cell[1], looks.get("BGCOLOR", "white"), 4.5))
+            pairs.append(("legend", looks.get("COLOR", "black"), "white", 3))
+    colours = {foreground for _, foreground, _, _ in pairs}
+    assert {viz.GREY["fontcolor"], viz.GREY["color"], viz.FLOW["color"], viz.FRAME["color"],
+            viz.HIGHLIGHT["fillcolor"]} <= colours | {background for _, _, background, _ in pairs}
+    low = [(what, f, b, round(contrast(f, b), 2)) for what, f, b, needed in pairs if contrast(f, b) < needed]
+    assert not low, f"too little contrast: {low}"
+
+
+def test_no_kind_of_node_differs_from_another_by_colour_alone():
+    def without_colour(attrs):
+        return {key: value for key, value in attrs.items() if "color" not in key}
+
+    looks = {key: without_colour(attrs) for key, (_, attrs) in viz.STYLES.items()}
+    looks["off the path"] = without_colour({**viz.STYLES["result"][1], **viz._off_path_looks(viz.STYLES["result"][1])})
+    looks["this step's op"] = without_colour({**viz.STYLES["op"][1], **viz.HIGHLIGHT})
+    names = list(looks)
+    same = [(a, b) for i, a in enumerate(names) for b in names[i + 1:] if looks[a] == looks[b]]
+    assert not same, f"told apart by colour only: {same}"
+    assert "dotted" in looks["off the path"]["style"] and viz.FLOW["penwidth"] != "1"  # arrows of a step: thick

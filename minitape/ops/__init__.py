@@ -5,8 +5,9 @@ The ops are grouped by family, one module each:
 * :mod:`.elementwise`: math on each element (exp, sin, +, *, maximum, where, ...);
 * :mod:`.reductions`: sums, means, maxima, products and norms over axes;
 * :mod:`.shapes`: reshape, transpose, slicing, concat, stack, tile, broadcasting;
-* :mod:`.linalg`: matrix multiplication;
-* :mod:`.nn`: softmax and the cross-entropy losses;
+* :mod:`.indexing`: gather, gather_nd, slice, split, pad, one_hot;
+* :mod:`.linalg`: matrix products, einsum, inverses, solves, determinants, Cholesky;
+* :mod:`.nn`: softmax, the cross-entropy losses, elu, swish, embedding_lookup;
 * :mod:`.creation`: zeros, ones, ranges (constants, never recorded).
 
 Every differentiable op is a :class:`~minitape.primitive.Primitive`: its
@@ -19,15 +20,23 @@ ops (the ops are built on it), so they are attached here, once all exist.
 
 from .creation import *  # noqa: F401,F403
 from .elementwise import *  # noqa: F401,F403
+from .indexing import *  # noqa: F401,F403
 from .linalg import *  # noqa: F401,F403
 from .nn import *  # noqa: F401,F403
 from .reductions import *  # noqa: F401,F403
 from .shapes import *  # noqa: F401,F403
 
-from . import creation, elementwise, linalg, nn, reductions, shapes  # noqa: E402
+# Ops that TensorFlow has only under tf.linalg or tf.nn are in mt.ops (and mt.linalg, mt.nn), not at the top level:
+# mt.trace is the module of evaluation traces, mt.linalg.trace the sum of a diagonal.
+from .linalg import (cholesky, det, diag, diag_part, inv, logdet, slogdet, solve, tensor_diag,  # noqa: F401,E402
+                     tensor_diag_part, trace)
+from .nn import elu, embedding_lookup, silu, swish  # noqa: F401,E402
+
+from . import creation, elementwise, indexing, linalg, nn, reductions, shapes  # noqa: E402
 from ..tensor import Tensor  # noqa: E402
 
-__all__ = [name for module in (creation, elementwise, linalg, nn, reductions, shapes) for name in module.__all__]
+__all__ = [name for module in (creation, elementwise, indexing, linalg, nn, reductions, shapes)
+           for name in module.__all__]
 
 
 def _reflected(op):

@@ -310,5 +310,43 @@ def argmin(input, axis=None, output_type="int64"):
     return Tensor(np.asarray(np.argmin(values, axis=axis or 0)).astype(as_dtype(output_type).as_numpy_dtype))
 
 
-__all__ = [*DECLARED, "squared_difference", "where", "clip_by_value", "cast", "equal", "not_equal", "less",
+# -- softplus, and add_n -----------------------------------------------------------------------------
+softplus = unary("softplus", lambda x: np.logaddexp(0, x), lambda s, y, x: s * sigmoid(x),
+                 "log(1 + e ** x), computed without overflow; its derivative is sigmoid(x).\n\n"
+                 "    >>> softplus([0.0, 100.0]).numpy()\n"
+                 "    array([  0.6931472, 100.       ], dtype=float32)")
+
+
+def _add_all(*xs):
+    total = xs[0]
+    for x in xs[1:]:
+        total = total + x
+    return total
+
+
+_add_n = Primitive("add_n", _add_all, keeps="nothing", jvp="linear",
+                   vjp=lambda g, ans, *xs: [g] * len(xs))  # each input moves the sum one for one
+
+
+def add_n(inputs, name=None):
+    """The elementwise sum of a list of tensors of one shape and dtype (no broadcasting, as in TensorFlow).
+
+    >>> add_n([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]).numpy()
+    array([ 9., 12.], dtype=float32)
+    """
+    if isinstance(inputs, Tensor):
+        inputs = list(inputs)  # a tensor is a list of its rows, as in TensorFlow
+    if not isinstance(inputs, (list, tuple)) or not inputs:
+        raise ValueError(f"add_n: inputs must be a non-empty list of tensors of one shape and dtype, got {inputs!r}")
+    xs = convert_inputs("add_n", *inputs)
+    if len({x._value.dtype for x in xs}) > 1:
+        raise TypeError(f"add_n: all inputs must have one dtype, got {', '.join(x.dtype.name for x in xs)}; convert "
+                        f"them first, e.g. mt.cast(x, mt.float32)")
+    if len({x._value.shape for x in xs}) > 1:
+        raise ValueError(f"add_n: all inputs must have the same shape (add_n does not broadcast), got "
+                         f"{', '.join(str(x._value.shape) for x in xs)}; use mt.add to broadcast")
+    return xs[0] if len(xs) == 1 else apply(_add_n, xs)
+
+
+__all__ = [*DECLARED, "add_n", "squared_difference", "where", "clip_by_value", "cast", "equal", "not_equal", "less",
            "less_equal", "greater", "greater_equal", "round", "argmax", "argmin"]

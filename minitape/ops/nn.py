@@ -9,9 +9,10 @@ import numpy as np
 
 from ..primitive import Primitive, apply, convert_inputs
 from ..tensor import Tensor, convert_to_tensor
-from .elementwise import cast, exp, sigmoid
-from .reductions import reduce_sum
-from .shapes import expand_dims, one_axis
+from .elementwise import cast, exp, sigmoid, where
+from .indexing import gather
+from .reductions import clip_by_norm, reduce_sum
+from .shapes import concat, expand_dims, one_axis
 
 
 def _log_softmax(x, axis):
@@ -119,4 +120,80 @@ def softmax_cross_entropy_with_logits(labels=None, logits=None, axis=-1):
     return apply(_softmax_xent, (z, x), {"axis": axis})
 
 
+# -- activations: elu and swish -------------------------------------------------------------------------
+def _float_features(op_name, features):
+    (x,) = convert_inputs(op_name, features)
+    if x._value.dtype.kind != "f":
+        raise TypeError(f"{op_name}: features must be floating-point, got {x.dtype.name}; convert them first, "
+                        f"e.g. mt.cast(x, mt.float32)")
+    return x
+
+
+# For x < 0, elu's slope e**x is y + 1; at 0 the slope is 1, as in TensorFlow.
+_elu_derivative = [lambda s, y, x: where(y < 0, s * (y + 1.0), s)]
+_elu = Primitive("elu", lambda x: np.where(x > 0, x, np.expm1(np.minimum(x, 0))), keeps="output",
+                 vjp=_elu_derivative, jvp=_elu_derivative)
+
+
+def elu(features, name=None):
+    """The exponential linear unit: ``x`` for ``x > 0``, ``e**x - 1`` otherwise.
+
+    >>> elu([-1.0, 0.0, 2.0]).numpy()
+    array([-0.63212055,  0.        ,  2.        ], dtype=float32)
+    """
+    return apply(_elu, (_float_features("elu", features),))
+
+
+def swish(features, beta=1.0):
+    """``x * sigmoid(beta * x)`` (also called SiLU); ``beta`` may be a tensor that learns.
+
+    >>> swish([0.0, 2.0]).numpy()
+    array([0.      , 1.761594], dtype=float32)
+    """
+    x = _float_features("swish", features)
+    return x * sigmoid(beta * x)
+
+
+silu = swish
+
+
+# -- embedding_lookup -------------------------------------------------------------------------------------
+def embedding_lookup(params, ids, max_norm=None, name=None):
+    """The rows of ``params`` at ``ids``: ``gather(params, ids)``, the embedding of each id.
+
+    A Python list ``params`` is a list of shards, as in TensorFlow's "div"
+    strategy: shard ``p`` holds the next block of consecutive ids, the first
+    shards one row more when the rows do not divide evenly. With ``max_norm``,
+    each embedding longer than ``max_norm`` is scaled down to that length.
+    The gradient of ``params`` is a dense tensor here (TensorFlow gives
+    ``IndexedSlices``, which ``convert_to_tensor`` makes dense).
+
+    >>> table = convert_to_tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    >>> embedding_lookup(table, [2, 0]).numpy()
+    array([[5., 6.],
+           [1., 2.]], dtype=float32)
+    """
+    if isinstance(params, list):
+        if not params:
+            raise ValueError("embedding_lookup: params is an empty list; give a tensor, or a list of shards")
+        shards = convert_inputs("embedding_lookup", *params)
+        if len(shards) > 1:
+            _check_div_shards([s._value.shape[0] if s._value.ndim else 0 for s in shards])
+        params = concat(list(shards), 0) if len(shards) > 1 else shards[0]
+    looked_up = gather(params, ids)
+    if max_norm is None:
+        return looked_up
+    embedding_axes = list(range(np.ndim(convert_to_tensor(ids)._value), looked_up._value.ndim))
+    return clip_by_norm(looked_up, max_norm, axes=embedding_axes)
+
+
+def _check_div_shards(rows):
+    total, n = sum(rows), len(rows)
+    expected = [total // n + (1 if p < total % n else 0) for p in range(n)]
+    if rows != expected:
+        raise ValueError(f"embedding_lookup: shards of {rows} rows are not TensorFlow's 'div' partition of {total} "
+                         f"ids into {n} shards, which is {expected}; concatenate them and look up in one tensor")
+
+
+# elu, swish, silu and embedding_lookup are tf.nn's only, not at TensorFlow's top level: see ops/__init__.py.
 __all__ = ["softmax", "log_softmax", "sigmoid_cross_entropy_with_logits", "softmax_cross_entropy_with_logits"]

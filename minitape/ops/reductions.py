@@ -9,7 +9,9 @@ of a product ``g`` times the product of the *other* elements.
 import numpy as np
 
 from ..primitive import Primitive, apply, convert_inputs
+from ..tensor import Tensor
 from .elementwise import abs, cast, divide_no_nan, equal, maximum, sqrt, where  # noqa: A004
+from .elementwise import exp
 from .shapes import broadcast_to, integer_axes, one_axis, reshape, transpose
 
 
@@ -195,5 +197,55 @@ def clip_by_norm(t, clip_norm, axes=None):
     return t * clip_norm / maximum(l2, clip_norm)
 
 
+# -- log-sum-exp ------------------------------------------------------------------------------------
+def _logsumexp(x, axis, keepdims):
+    """log(sum(exp(x))) without overflow: the largest element m is taken out, log(sum(exp(x - m))) + m.
+
+    An infinite or NaN maximum (or none, for an empty tensor) is replaced by 0,
+    so that -inf - -inf is never computed: all -inf gives -inf, an inf gives inf.
+    """
+    m = np.max(x, axis=axis, keepdims=True, initial=-np.inf)
+    m = np.where(np.isfinite(m), m, 0).astype(x.dtype)
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):  # log(0) = -inf is the answer
+        out = np.log(np.sum(np.exp(x - m), axis=axis, keepdims=True)) + m
+    return out if keepdims else np.squeeze(out, axis)
+
+
+def _softmax_weights(x, axis):
+    """exp(x - m) / sum(exp(x - m)) along ``axis``: the derivative of log-sum-exp, the softmax of ``x``.
+
+    ``m``, the largest element (0 if it is not finite), is a constant: it
+    cancels out, and keeps exp from overflowing. (exp(x - y) with the result
+    ``y`` is the same number, but ``y`` rounded to float32 can be off by more
+    than the weights' own precision when it is large.)
+    """
+    m = np.max(x._value, axis=axis, keepdims=True, initial=-np.inf)
+    e = exp(x - Tensor(np.where(np.isfinite(m), m, 0).astype(x._value.dtype)))
+    return e / reduce_sum(e, axis, keepdims=True)
+
+
+_reduce_logsumexp = Primitive(
+    "reduce_logsumexp", _logsumexp,
+    vjp=[lambda g, y, x, axis, keepdims: _spread(g, x, axis, keepdims) * _softmax_weights(x, axis)],
+    jvp=[lambda t, y, x, axis, keepdims: reduce_sum(t * _softmax_weights(x, axis), axis, keepdims)])
+
+
+def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
+    """log(sum(exp(x))) along ``axis`` (all of them by default), computed without overflow.
+
+    Its gradient is ``exp(x - y)``: the softmax of ``x`` along the reduced
+    axes. An empty reduction gives ``-inf``, as in TensorFlow.
+
+    >>> float(reduce_logsumexp([1000.0, 1000.0]))  # 1000 + log 2; exp(1000) alone overflows
+    1000.6931762695312
+    """
+    (x,) = convert_inputs("reduce_logsumexp", input_tensor)
+    if x._value.dtype.kind != "f":
+        raise TypeError(f"reduce_logsumexp: expected a floating-point tensor, got {x.dtype.name}; convert it "
+                        f"first, e.g. mt.cast(x, mt.float32)")
+    return apply(_reduce_logsumexp, (x,), {"axis": _axes(axis, x._value.ndim, "reduce_logsumexp"),
+                                           "keepdims": bool(keepdims)})
+
+
 __all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "cumsum", "cumprod", "norm",
-           "clip_by_norm"]
+           "clip_by_norm", "reduce_logsumexp"]

@@ -8,6 +8,7 @@ each other, ``getitem`` and ``_scatter`` undo each other.
 
 import numpy as np
 
+from ..dtypes import as_dtype
 from ..primitive import Primitive, apply, convert_inputs
 from ..tensor import Tensor, convert_to_tensor
 
@@ -332,10 +333,23 @@ def tile(input, multiples):
     return apply(_tile, (x,), {"multiples": multiples})
 
 
-def shape(input):
-    """The shape as an int32 tensor (TensorFlow's ``tf.shape``); ``x.shape`` gives it as a tuple."""
-    return convert_to_tensor(np.array(_input(input)._value.shape, dtype=np.int32))
+def shape(input, out_type=None, name=None):
+    """The shape as an int32 (or ``out_type=mt.int64``) tensor, TensorFlow's ``tf.shape``; ``x.shape`` is a tuple."""
+    dtype = as_dtype(out_type or "int32")
+    if dtype.name not in ("int32", "int64"):
+        raise TypeError(f"shape: out_type must be mt.int32 or mt.int64, got {dtype.name}")
+    return convert_to_tensor(np.array(_input(input)._value.shape, dtype=dtype.as_numpy_dtype))
+
+
+def size(input, out_type=None, name=None):
+    """The number of elements, as an int32 scalar tensor (or of dtype ``out_type``).
+
+    >>> size([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]).numpy()
+    np.int32(6)
+    """
+    dtype = as_dtype(out_type or "int32")
+    return Tensor(np.array(_input(input)._value.size, dtype=dtype.as_numpy_dtype))
 
 
 __all__ = ["identity", "stop_gradient", "reshape", "transpose", "expand_dims", "squeeze", "broadcast_to",
-           "unbroadcast", "getitem", "concat", "stack", "tile", "shape"]
+           "unbroadcast", "getitem", "concat", "stack", "tile", "shape", "size"]

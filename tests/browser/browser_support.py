@@ -152,18 +152,21 @@ def load(lesson):
     return json.loads(lesson.read_text())
 
 
+def is_picture(output):
+    """Whether a stored output carries a picture: SVG, PNG, or HTML holding an image (a picture with its alt
+    text, as minitape.viz and minitape.plots show them), whatever else it carries."""
+    data = output.get("data", {})
+    return any(kind in data for kind in PICTURE_TYPES) or "<img" in "".join(data.get("text/html", ""))
+
+
 def stored_pictures(notebook):
-    """How many stored outputs carry a picture (SVG or PNG), whatever else they carry."""
-    return sum(
-        any(kind in output.get("data", {}) for kind in PICTURE_TYPES)
-        for cell in notebook["cells"] for output in cell.get("outputs", [])
-    )
+    """How many stored outputs carry a picture."""
+    return sum(is_picture(output) for cell in notebook["cells"] for output in cell.get("outputs", []))
 
 
 def picture_cells(notebook):
     """Indices of the cells that store a picture."""
-    return [i for i, cell in enumerate(notebook["cells"])
-            if any(kind in output.get("data", {}) for output in cell.get("outputs", []) for kind in PICTURE_TYPES)]
+    return [i for i, cell in enumerate(notebook["cells"]) if any(map(is_picture, cell.get("outputs", [])))]
 
 
 def solution_cells(notebook):

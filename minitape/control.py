@@ -1,0 +1,381 @@
+"""Control flow and ``tf.function``, as TensorFlow runs them eagerly: Python over recorded ops.
+
+minitape always runs eagerly, as TensorFlow does outside a ``tf.function``
+(or after ``tf.config.run_functions_eagerly(True)``). There, ``cond`` calls
+the branch the predicate picks, ``while_loop`` is a Python ``while``, and
+``map_fn`` a Python ``for`` over the rows of its input, stacked at the end.
+A tape records the ops that ran, so gradients flow through the branch taken
+and through every iteration, with no rule of their own:
+
+>>> import minitape as mt
+>>> x = mt.Variable(2.0)
+>>> with mt.GradientTape() as tape:
+...     i, y = mt.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, y * x), [0, mt.constant(1.0)])
+>>> float(y), float(tape.gradient(y, x))  # x³ and 3x²
+(8.0, 12.0)
+
+``function`` runs the function as it is: TensorFlow would trace it into a
+graph once and run the graph, and minitape has no graphs. Python side effects
+(a ``print``, appending to a list) therefore happen on every call here, as in
+TensorFlow's eager mode, not once per trace.
+
+``recompute_grad`` is the one transformation here with a rule of its own:
+gradient checkpointing, which trades time for memory.
+"""
+
+import contextlib
+import functools
+import inspect
+import types
+
+import numpy as np
+
+from . import nest, recording
+from .custom_gradient import custom_gradient
+from .dtypes import as_dtype
+from .forward import ForwardAccumulator
+from .ops import identity, stack, zeros
+from .tape import GradientTape
+from .tensor import Tensor, TensorShape, Variable, convert_to_tensor
+
+
+# -- tf.function ---------------------------------------------------------------------------------------
+class TensorSpec:
+    """The shape (``None`` for a dimension of any size) and dtype a value must have.
+
+    ``function(input_signature=[...])`` checks its inputs against them, and
+    ``map_fn(fn_output_signature=...)`` the results of ``fn``.
+
+    >>> spec = TensorSpec(shape=[None, 2], dtype="float32")
+    >>> spec.is_compatible_with(convert_to_tensor([[1.0, 2.0]])), spec.is_compatible_with(convert_to_tensor([1.0]))
+    (True, False)
+    """
+
+    __slots__ = ("shape", "dtype", "name")
+
+    def __init__(self, shape, dtype="float32", name=None):
+        self.shape = None if shape is None else TensorShape([None if d is None else int(d) for d in shape])
+        self.dtype = as_dtype(dtype)
+        self.name = name
+
+    def is_compatible_with(self, spec_or_tensor):
+        """True if ``spec_or_tensor`` (a tensor or a spec) has this dtype and a compatible shape."""
+        other = spec_or_tensor
+        shape = other.shape if isinstance(other, (Tensor, TensorSpec)) else None
+        return (other.dtype == self.dtype and (self.shape is None or shape is None
+                                               or self.shape.is_compatible_with(shape)))
+
+    def __repr__(self):
+        shape = None if self.shape is None else tuple(self.shape)
+        return f"TensorSpec(shape={shape}, dtype={self.dtype!r}, name={self.name!r})"
+
+
+class Function:
+    """What :func:`function` makes of a Python function: the same function, called as it is.
+
+    ``python_function`` is the function itself; ``input_signature`` the specs
+    its inputs are checked against (or None).
+    """
+
+    def __init__(self, python_function, input_signature=None):
+        self.python_function = python_function
+        self.input_signature = None if input_signature is None else tuple(input_signature)
+        functools.update_wrapper(self, python_function)
+
+    def __call__(self, *args, **kwargs):
+        if self.input_signature is not None:
+            args, kwargs = self._checked_inputs(args, kwargs)
+        return nest.map_structure(_as_output, self.python_function(*args, **kwargs))
+
+    def __get__(self, instance, owner=None):
+        """A method decorated with ``@mt.function``: ``self`` is bound first; the signature describes the rest."""
+        if instance is None:
+            return self
+        return Function(types.MethodType(self.python_function, instance), self.input_signature)
+
+    def _checked_inputs(self, args, kwargs):
+        name = getattr(self.python_function, "__name__", "function")
+        try:
+            bound = inspect.signature(self.python_function).bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{name}: binding inputs to the function failed: {e}") from None
+        if len(bound.arguments) > len(self.input_signature):
+            raise TypeError(f"{name}: the input_signature describes {len(self.input_signature)} input(s), but "
+                            f"{len(bound.arguments)} were given")
+        for parameter, spec in zip(bound.signature.parameters, self.input_signature):
+            if parameter in bound.arguments:
+                value = bound.arguments[parameter]
+                checked = [_matching(name, s, v) for s, v in zip(nest.flatten(spec), nest.flatten_up_to(spec, value))]
+                bound.arguments[parameter] = nest.pack_sequence_as(spec, checked)
+        return bound.args, bound.kwargs
+
+    def __repr__(self):
+        return f"<mt.function {getattr(self.python_function, '__qualname__', self.python_function)!r}>"
+
+
+def _matching(name, spec, value):
+    """``value`` as a tensor, if it fits ``spec``; a TypeError naming both otherwise (as in TensorFlow)."""
+    tensor = convert_to_tensor(value, dtype_hint=spec.dtype)
+    if not spec.is_compatible_with(tensor):
+        raise TypeError(f"{name}: an input of shape {tuple(tensor.shape)} and dtype {tensor.dtype.name} does not "
+                        f"match its input_signature {spec!r}")
+    return tensor
+
+
+def _as_output(value):
+    """A result of a function as TensorFlow returns it: a tensor (a Variable is read; None and strings stay)."""
+    if value is None or isinstance(value, str):
+        return value
+    return identity(value) if isinstance(value, Variable) else convert_to_tensor(value)
+
+
+def function(func=None, input_signature=None, autograph=True, jit_compile=None, reduce_retracing=False,
+             experimental_implements=None, experimental_autograph_options=None, experimental_attributes=None,
+             experimental_relax_shapes=None, experimental_compile=None, experimental_follow_type_hints=None):
+    """TensorFlow's ``tf.function``, which in minitape runs the function eagerly, as it is.
+
+    Use it as ``@mt.function``, ``@mt.function(...)`` or ``mt.function(f)``.
+    An ``input_signature`` (a list of :class:`TensorSpec`) is checked: inputs
+    are converted to tensors, and one of another dtype or shape is a
+    TypeError. Results are returned as tensors, as TensorFlow returns them.
+    The other options choose how TensorFlow compiles the graph: minitape
+    builds none, so they are accepted and have no effect.
+
+    >>> @function
+    ... def double(x):
+    ...     return x * 2.0
+    >>> double(convert_to_tensor(1.5))
+    <mt.Tensor: shape=(), dtype=float32, numpy=3.0>
+    """
+    if func is None:
+        return functools.partial(function, input_signature=input_signature)
+    if not callable(func):
+        raise TypeError(f"function: {func!r} is not a callable object; decorate a function, e.g. @mt.function")
+    return Function(func, input_signature)
+
+
+def get_static_value(tensor, partial=False):
+    """The value of ``tensor`` as NumPy, if it is known without running anything; else None.
+
+    In eager code every tensor's value is known: its NumPy copy. A Variable
+    gives None, as in TensorFlow (its value may change); anything that is not
+    a tensor is returned as it is.
+
+    >>> get_static_value(convert_to_tensor([1, 2]))
+    array([1, 2], dtype=int32)
+    """
+    if isinstance(tensor, Variable):
+        return None
+    if isinstance(tensor, Tensor):
+        return np.copy(tensor.numpy())[()] if tensor.ndim == 0 else np.copy(tensor.numpy())
+    return tensor
+
+
+# -- cond, while_loop, map_fn ----------------------------------------------------------------------------
+def _truth(value, op_name, what):
+    """``value`` (a boolean tensor, a number or a bool) as a Python bool; a tensor must hold one element."""
+    array = value._value if isinstance(value, Tensor) else value
+    if np.size(array) != 1:
+        raise ValueError(f"{op_name}: {what} must be a single boolean, got shape {np.shape(array)}; reduce it to one "
+                         f"value first, e.g. mt.reduce_max(x) > 0")
+    return bool(value)
+
+
+def cond(pred, true_fn=None, false_fn=None, name=None):
+    """``true_fn()`` if ``pred`` is true, else ``false_fn()``: only the branch taken runs, and records.
+
+    >>> float(cond(convert_to_tensor(3.0) > 0, lambda: 1.0, lambda: -1.0))
+    1.0
+    """
+    for what, fn in (("true_fn", true_fn), ("false_fn", false_fn)):
+        if fn is None:
+            raise TypeError(f"cond(): '{what}' argument required")
+        if not callable(fn):
+            raise TypeError(f"cond: '{what}' must be callable (a function of no arguments), got {fn!r}")
+    return true_fn() if _truth(pred, "cond", "pred") else false_fn()
+
+
+def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10, back_prop=True,
+               swap_memory=False, maximum_iterations=None, name=None):
+    """``while cond(*loop_vars): loop_vars = body(*loop_vars)``, then the loop variables as tensors.
+
+    ``body`` returns the new loop variables in the structure of
+    ``loop_vars`` (a list or tuple; a single variable as a 1-tuple):
+    another structure is a ValueError, as in TensorFlow. At most
+    ``maximum_iterations`` iterations run, if given. ``shape_invariants``,
+    ``parallel_iterations``, ``back_prop`` and ``swap_memory`` tune
+    TensorFlow's graph and have no effect in eager code, there as here.
+
+    >>> [int(v) for v in while_loop(lambda i, s: i < 4, lambda i, s: (i + 1, s + i), [0, 0])]
+    [4, 6]
+    """
+    if not callable(cond):
+        raise TypeError(f"while_loop: 'cond' must be callable, got {cond!r}")
+    if not callable(body):
+        raise TypeError(f"while_loop: 'body' must be callable, got {body!r}")
+    if parallel_iterations < 1:
+        raise TypeError(f"while_loop: 'parallel_iterations' must be a positive integer, got {parallel_iterations}")
+    if not isinstance(loop_vars, (list, tuple)) or not loop_vars:
+        raise ValueError(f"while_loop: 'loop_vars' must be provided, as a non-empty list or tuple of the loop "
+                         f"variables, e.g. [i] or (i, x); got {loop_vars!r}")
+    if maximum_iterations is not None:
+        if np.ndim(maximum_iterations) != 0:
+            raise ValueError(f"while_loop: 'maximum_iterations' must be a scalar, got shape "
+                             f"{np.shape(maximum_iterations)}")
+        maximum_iterations = int(maximum_iterations)
+    loop_vars = nest.map_structure(lambda v: v.value() if isinstance(v, Variable) else v, loop_vars)
+    # TensorFlow compares list(new loop variables) with the first ones; with maximum_iterations it compares them
+    # inside a pair (counter, loop variables), where a tuple for a list is another type.
+    structure = list(loop_vars) if maximum_iterations is None else loop_vars
+    iterations = 0
+    while (maximum_iterations is None or iterations < maximum_iterations) and \
+            _truth(cond(*loop_vars), "while_loop", "the value of cond"):
+        loop_vars = body(*loop_vars)
+        nest.assert_same_structure(structure, _listed(loop_vars) if maximum_iterations is None else loop_vars)
+        iterations += 1
+    return nest.map_structure(convert_to_tensor, loop_vars)
+
+
+def _listed(loop_vars):
+    """``list(loop_vars)``, as TensorFlow compares them with the structure of the first ones."""
+    try:
+        return list(loop_vars)
+    except TypeError:
+        raise TypeError(f"while_loop: body must return the loop variables as a list or tuple, as loop_vars is given; "
+                        f"got {type(loop_vars).__name__}. Return a single variable as a 1-tuple: (i + 1,)") from None
+
+
+def _spec(leaf):
+    """A leaf of an output signature as a :class:`TensorSpec` (a dtype alone is a spec of any shape)."""
+    return leaf if isinstance(leaf, TensorSpec) else TensorSpec(None, leaf)
+
+
+def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap_memory=False, infer_shape=True,
+           name=None, fn_output_signature=None):
+    """``fn`` applied to each row of ``elems`` (its slices along axis 0), the results stacked.
+
+    ``elems`` may be a structure of tensors (a tuple, a dict) with the same
+    number of rows; ``fn`` then receives one row of each, in that structure.
+    Its result must have the structure and dtypes of ``elems``, unless
+    ``fn_output_signature`` (or its older name ``dtype``) says otherwise.
+    The gradient reaches ``elems`` through each row read and each result
+    stacked. (``parallel_iterations``, ``back_prop``, ``swap_memory`` and
+    ``infer_shape`` tune TensorFlow's graph; in eager code they do nothing.)
+
+    >>> map_fn(lambda row: row * 2.0, convert_to_tensor([1.0, 2.0, 3.0])).numpy()
+    array([2., 4., 6.], dtype=float32)
+    """
+    if not callable(fn):
+        raise TypeError(f"map_fn: fn must be callable, got {fn!r}")
+    signature = dtype if fn_output_signature is None else fn_output_signature
+    flat = [convert_to_tensor(e) for e in nest.flatten(elems)]
+    if not flat:
+        raise ValueError(f"map_fn: elems must be a tensor or a (nested) sequence of tensors; got {elems!r}, which "
+                         f"holds none")
+    if flat[0]._value.ndim == 0:
+        raise ValueError("map_fn: elements in elems must be 1+ dimensional tensors, not scalars: fn is called on "
+                         "each row (slice along axis 0)")
+    rows = flat[0]._value.shape[0]
+    for e in flat[1:]:
+        if e._value.ndim == 0 or e._value.shape[0] != rows:
+            raise ValueError(f"map_fn: every tensor in elems must have {rows} rows, like the first one; got shape "
+                             f"{e._value.shape}")
+    if signature is None:
+        structure, specs = elems, [TensorSpec(None, e.dtype) for e in flat]
+    else:
+        structure, specs = signature, [_spec(leaf) for leaf in nest.flatten(signature)]
+    results = []
+    for i in range(rows):
+        out = fn(nest.pack_sequence_as(elems, [e[i] for e in flat]))
+        nest.assert_same_structure(structure, out)
+        results.append([_result(spec, value) for spec, value in zip(specs, nest.flatten(out))])
+    columns = [[row[j] for row in results] for j in range(len(specs))]
+    for column in columns:
+        shapes = {tuple(t.shape) for t in column}
+        if len(shapes) > 1:
+            raise ValueError(f"map_fn: fn returned results of different shapes {sorted(shapes)} for different rows; "
+                             f"they are stacked, so they must have one shape")
+    return nest.pack_sequence_as(structure, [stack(column) if column else zeros((0,) + tuple(spec.shape or ()),
+                                                                                 dtype=spec.dtype)
+                                             for column, spec in zip(columns, specs)])
+
+
+def _result(spec, value):
+    """One result of ``fn`` as a tensor of the signature's dtype, checked against the signature's shape."""
+    try:
+        tensor = convert_to_tensor(value, dtype=spec.dtype)
+    except (TypeError, ValueError):
+        raise ValueError(f"map_fn: fn returned {value!r}, but the output signature says {spec.dtype.name}; give the "
+                         f"dtype fn returns as fn_output_signature, e.g. fn_output_signature=mt.int32") from None
+    if spec.shape is not None and not spec.shape.is_compatible_with(tensor.shape):
+        raise ValueError(f"map_fn: fn returned shape {tuple(tensor.shape)}, but the output signature says "
+                         f"{tuple(spec.shape)}")
+    return tensor
+
+
+# -- recompute_grad ---------------------------------------------------------------------------------------
+@contextlib.contextmanager
+def _tapes_stopped():
+    """No tape or accumulator of this thread records inside the block (TensorFlow's ``stop_recording``).
+
+    Other listeners (an OpCounter, the Variable watcher of ``custom_gradient``)
+    still hear every op.
+    """
+    stopped = []
+    for recorder in reversed(list(recording.active())):
+        if isinstance(recorder, (GradientTape, ForwardAccumulator)):
+            stopped.append((recording.remove(recorder), recorder))
+    try:
+        yield
+    finally:
+        for position, recorder in reversed(stopped):
+            recording.insert(position, recorder)
+
+
+def recompute_grad(f):
+    """``f`` with gradient checkpointing: its forward keeps no intermediate value; its backward recomputes them.
+
+    A tape records a call of the returned function as a single op, whose
+    inputs are ``f``'s inputs and the trainable Variables ``f`` reads. Its
+    gradient runs ``f`` again under a tape of its own and differentiates that
+    recording. The memory of ``f``'s intermediates is paid during one backward
+    step only, for one extra forward pass of ``f``: lesson 14 builds the same
+    thing with ``custom_gradient``. ``f`` must return one tensor (as
+    ``custom_gradient`` functions do).
+
+    >>> import minitape as mt
+    >>> block = recompute_grad(lambda x: mt.reduce_sum(mt.sin(x) * x))
+    >>> x = mt.constant([1.0, 2.0])
+    >>> with mt.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = block(x)
+    >>> len(tape.records), tape.gradient(y, x).numpy()  # one op on the tape; sin x + x cos x
+    (1, array([1.3817732 , 0.07700378], dtype=float32))
+    """
+    name = getattr(f, "__name__", "f")
+
+    @functools.wraps(f)
+    def checkpointed(*inputs, **kwargs):
+        with _tapes_stopped():
+            result = f(*inputs, **kwargs)
+        if not isinstance(result, Tensor):
+            raise TypeError(f"recompute_grad: {name} must return a single tensor, got {type(result).__name__}; stack "
+                            f"several results into one tensor")
+
+        def grad_fn(upstream, variables=None):
+            with GradientTape() as tape:
+                # A copy per input, as in TensorFlow: f(x, x) gets one partial derivative per argument.
+                copies = [identity(x) for x in inputs]
+                sources = [c for c in copies if c.dtype.is_floating] + list(variables or [])
+                tape.watch(sources)
+                again = f(*copies, **kwargs)
+            grads = iter(tape.gradient(again, sources, output_gradients=upstream, unconnected_gradients="zero"))
+            input_grads = [next(grads) if x.dtype.is_floating else None for x in inputs]
+            return input_grads if variables is None else (input_grads, list(grads))
+
+        return result, grad_fn
+
+    return custom_gradient(checkpointed)
+
+
+__all__ = ["TensorSpec", "function", "get_static_value", "cond", "while_loop", "map_fn", "recompute_grad"]
