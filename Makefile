@@ -30,7 +30,8 @@ test: lint book
 # runs it for every supported Python beside make test's:   make test-python PYTHON=python3.13 VENV=.venv-3.13
 test-python: EXTRAS = course test
 test-python:
-	$(PY) -m pytest -p no:cacheprovider tests minitape notebooks --doctest-modules $(NBVAL) --ignore=tests/browser
+	$(PY) -m pytest -p no:cacheprovider -o pythonpath=tests tests minitape notebooks --doctest-modules $(NBVAL) \
+	  --ignore=tests/browser
 
 # Every lesson opened and run in JupyterLab (tests/browser/test_lab_lessons.py) on another Python: CI runs it on
 # one, so that a lesson is seen to open unmodified on two Pythons.
