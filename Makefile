@@ -24,13 +24,13 @@ lab:
 # it cannot render fails the tests.
 test: EXTRAS = course test browser lint grading book
 test: lint book
-	$(PY) -m pytest tests minitape notebooks --doctest-modules $(NBVAL)
+	$(PY) -m pytest tests minitape classroom notebooks --doctest-modules $(NBVAL)
 
 # The unit tests, docstring examples and lessons (nbval) on another Python, in a light environment of its own; CI
 # runs it for every supported Python beside make test's:   make test-python PYTHON=python3.13 VENV=.venv-3.13
-test-python: EXTRAS = course test
+test-python: EXTRAS = course test grading
 test-python:
-	$(PY) -m pytest -p no:cacheprovider -o pythonpath=tests tests minitape notebooks --doctest-modules $(NBVAL) \
+	$(PY) -m pytest -p no:cacheprovider tests minitape classroom notebooks --doctest-modules $(NBVAL) \
 	  --ignore=tests/browser
 
 # Every lesson opened and run in JupyterLab (tests/browser/test_lab_lessons.py) on another Python: CI runs it on
@@ -48,29 +48,33 @@ book:
 	$(PY) scripts/build_book.py
 
 # Re-execute every lesson top to bottom in a fresh kernel and store its outputs (after a library change);
-# reference solutions then lose theirs, so that a collapsed solution shows nothing, sliders are stored as
+# first the exercises' data is written from their answers (classroom/data/, what the checks compare with).
+# Reference solutions then lose their outputs, so that a collapsed solution shows nothing, sliders are stored as
 # their first picture (scripts/drop_widget_views.py says why), and the notebook's kernel metadata is the course
 # kernel's, the same on every Python (scripts/course_kernel.py). LESSONS="00 05" for some.
 notebooks: EXTRAS = course
 notebooks:
+	$(PY) -m classroom.safe_data
 	for nb in $(LESSON_FILES); do \
 	  $(PY) -m jupyter nbconvert --to notebook --execute --inplace --ExecutePreprocessor.record_timing=False "$$nb" || exit 1; \
-	  $(PY) -m minitape.exercises.notebook clear-solutions "$$nb" || exit 1; \
+	  $(PY) -m classroom.editions tidy "$$nb" || exit 1; \
 	  $(PY) scripts/drop_widget_views.py "$$nb" || exit 1; \
 	  $(PY) scripts/course_kernel.py store "$$nb" || exit 1; \
 	done
 
-# The student edition in build/student/: no reference solutions, exercise and check cells without outputs.
+# The student edition in build/student/: no reference solutions, exercise and check cells without outputs, and
+# beside the lessons classroom/'s public part (the checks and their hashed data, no answer).
 student: EXTRAS = course
 student:
 	rm -rf build/student
-	$(PY) -m minitape.exercises.notebook student build/student $(LESSON_FILES)
+	$(PY) -m classroom.editions student build/student $(LESSON_FILES)
 
-# An nbgrader course folder in build/nbgrader/: cd there, then nbgrader generate_assignment 05_reverse_mode.
+# An nbgrader course folder in build/nbgrader/ (INSTRUCTORS.md): source/<lesson>/ is rewritten, the gradebook and
+# the submissions stay. Then: cd build/nbgrader && ../../.venv/bin/nbgrader generate_assignment 05_reverse_mode
 nbgrader: EXTRAS = course grading
 nbgrader:
-	rm -rf build/nbgrader
-	$(PY) -m minitape.exercises.notebook nbgrader build/nbgrader $(LESSON_FILES)
+	rm -rf build/nbgrader/source
+	$(PY) -m classroom.editions nbgrader build/nbgrader $(LESSON_FILES)
 
 bench: EXTRAS = course
 bench:

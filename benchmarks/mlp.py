@@ -77,7 +77,7 @@ def gradient_tape(lib):
     def gradient():
         with lib.GradientTape() as tape:
             value = loss()
-        return [g.numpy() for g in tape.gradient(value, params)]
+        return [np.asarray(g) for g in tape.gradient(value, params)]  # a view: .numpy() copies (as in TF)
 
     return loss, gradient
 

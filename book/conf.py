@@ -29,6 +29,8 @@ myst_enable_extensions = ["dollarmath", "amsmath"]
 nb_execution_mode = "off"
 # display(Markdown(...)) outputs hold $maths$ and tables, as the lessons' own cells do: read them as MyST too
 nb_render_markdown_format = "myst"
+# A cell that prints in several writes is stored as several stream outputs: show them as the one block JupyterLab shows
+nb_merge_streams = True
 # scripts/build_book.py folds the cells tagged "solution" (and only those) behind MyST-NB's toggle.
 nb_code_prompt_show = "Show the reference solution"
 nb_code_prompt_hide = "Hide the reference solution"

@@ -26,11 +26,13 @@ function that reads trainable Variables must let ``grad_fn`` accept
 import functools
 import inspect
 
+import numpy as np
+
 from . import nest, recording
 from .ops import reduce_sum, zeros_like
 from .primitive import Primitive, apply
 from .tape import GradientTape
-from .tensor import convert_to_tensor
+from .tensor import Tensor, Variable, convert_to_tensor
 
 
 class _VariableWatcher:
@@ -59,7 +61,8 @@ def custom_gradient(f):
 
     @functools.wraps(f)
     def wrapper(*args, **kwargs):
-        inputs = tuple([convert_to_tensor(a) for a in args])
+        # A Variable argument is read as an op reads it (its snapshot): the call is an op on the Variable itself.
+        inputs = tuple([a.snapshot() if isinstance(a, Variable) else convert_to_tensor(a) for a in args])
         with _VariableWatcher() as watcher:
             output = f(*inputs, **kwargs)
         if not (isinstance(output, (tuple, list)) and len(output) == 2 and callable(output[1])):
@@ -78,9 +81,9 @@ def custom_gradient(f):
             raise TypeError(f"custom_gradient: {f.__name__} reads the trainable Variable(s) {names}, so its "
                             f"grad_fn must accept a keyword argument `variables` and return "
                             f"(input_gradients, variable_gradients)")
-        input_shapes = [x._value.shape for x in inputs] + [v._value.shape for v in variables]
-        prim = _custom_primitive(f, y, grad_fn, variables, input_shapes)
-        return apply(prim, inputs + tuple([v.value() for v in variables]))
+        reads = tuple([v.snapshot() for v in variables])
+        prim = _custom_primitive(f, y, grad_fn, variables, [x._value for x in inputs + reads])
+        return apply(prim, inputs + reads)
 
     return wrapper
 
@@ -106,8 +109,22 @@ def _input_names(f, n_inputs, variables):
             + [f"the Variable {v.name}" for v in variables])
 
 
-def _custom_primitive(f, y, grad_fn, variables, input_shapes):
+def _as_gradient(g, dtype, name, k, input_names):
+    """What ``grad_fn`` returned for input ``k`` as a tensor of that input's dtype (a Python 0.5 for a float64
+    input is a float64 0.5); a tensor of another dtype is refused, since gradients of two dtypes cannot add up."""
+    if not isinstance(g, Tensor):
+        return convert_to_tensor(g, dtype=dtype)
+    if g._value.dtype != dtype:
+        raise TypeError(f"custom_gradient: the grad_fn of {name} returned a gradient of dtype {g.dtype.name} for "
+                        f"{input_names()[k]}, which is {np.dtype(dtype).name}; each gradient must have its input's "
+                        f"dtype (convert it with mt.cast(g, mt.{np.dtype(dtype).name}))")
+    return g
+
+
+def _custom_primitive(f, y, grad_fn, variables, input_values):
     name = f.__name__
+    input_shapes = [np.shape(v) for v in input_values]
+    input_dtypes = [v.dtype for v in input_values]
 
     def input_names():
         return _input_names(f, len(input_shapes) - len(variables), variables)
@@ -122,7 +139,8 @@ def _custom_primitive(f, y, grad_fn, variables, input_shapes):
             raise ValueError(f"custom_gradient: the grad_fn of {name} returned {len(grads)} gradient(s), but "
                              f"{name} has {len(input_shapes)} input(s): {', '.join(input_names())}; return one per "
                              f"input, in order (None for an input without a gradient)")
-        grads = [None if g is None else convert_to_tensor(g) for g in grads]
+        grads = [None if g is None else _as_gradient(g, dtype, name, k, input_names)
+                 for k, (g, dtype) in enumerate(zip(grads, input_dtypes))]
         for k, (g, shape) in enumerate(zip(grads, input_shapes)):
             if g is not None and g._value.shape != shape:
                 raise ValueError(f"custom_gradient: the grad_fn of {name} returned a gradient of shape "

@@ -47,26 +47,38 @@ class ForwardAccumulator:
             raise ValueError(f"ForwardAccumulator: give one tangent per primal, in the same structure: {e}") \
                 from None
         self._tangents = {}  # id -> tangent of that value, while the value is alive
+        self._inert = {}  # id -> tangent of an integer or boolean primal: jvp gives it back, no op carries it on
         self._alive = {}  # id -> weak reference to an op's result; its death drops the tangent
         self._jvp_spans = []  # (first id, last id) of the tensors each JVP rule created while a tape recorded
         for k, (p, t) in enumerate(zip(flat_primals, flat_tangents)):
             if not isinstance(p, Tensor):
                 raise TypeError(f"ForwardAccumulator: primal {k} must be a tensor or Variable, got "
                                 f"{type(p).__name__}")
-            t = convert_to_tensor(t, dtype_hint=p.dtype)
-            if t.shape != p.shape or t.dtype != p.dtype:
-                raise ValueError(f"ForwardAccumulator: tangent {k} has shape {tuple(t.shape)} and dtype "
-                                 f"{t.dtype.name}, but its primal has shape {tuple(p.shape)} and dtype "
-                                 f"{p.dtype.name}; they must match")
-            if not p.dtype.is_floating:
-                raise TypeError(f"ForwardAccumulator: primal {k} has dtype {p.dtype.name}; only floating "
-                                f"values have tangents")
-            self._tangents[p._id] = t
+            if p._id in self._tangents or p._id in self._inert:
+                raise ValueError(f"ForwardAccumulator: primal {k} was given as a primal multiple times; give each "
+                                 f"tensor once, with the sum of its tangents")
+            self._watch(k, p, t)
         self._recording = False
+
+    def _watch(self, k, p, t):
+        if isinstance(t, (list, tuple, dict)):  # TensorFlow wants the structure of the primals exactly
+            raise ValueError(f"ForwardAccumulator: the tangent of primal {k} is a {type(t).__name__}, but the primal "
+                             f"is one tensor; give one tensor, e.g. mt.constant({t!r})")
+        if isinstance(t, Tensor):
+            if t.dtype != p.dtype:
+                raise ValueError(f"ForwardAccumulator: tangent {k} has dtype {t.dtype.name}, but its primal has "
+                                 f"dtype {p.dtype.name}; convert it with mt.cast(tangent, mt.{p.dtype.name})")
+        else:
+            t = convert_to_tensor(t, dtype=p.dtype)
+        if t.shape != p.shape:
+            raise ValueError(f"ForwardAccumulator: tangent {k} has shape {tuple(t.shape)}, but its primal has shape "
+                             f"{tuple(p.shape)}; they must match")
+        # Integers and booleans have no derivatives: their tangent is kept only to be given back by jvp.
+        (self._tangents if p.dtype.is_floating else self._inert)[p._id] = t
 
     def __enter__(self):
         if self._recording:
-            raise ValueError("this ForwardAccumulator is already active")
+            raise ValueError("this ForwardAccumulator is already recording: it cannot be entered twice at once")
         recording.push(self)
         self._recording = True
         return self
@@ -80,16 +92,17 @@ class ForwardAccumulator:
         tangents = [self._tangents.get(x._id) for x in inputs]
         if not any(t is not None for t in tangents) or out._value.dtype.kind != "f":
             return
-        with recording.paused(self):  # the rule's own ops have no tangents of ours
+        with recording.paused(self) as outside:  # the rule's ops have no tangents of ours, nor of those inside
             tangent = prim.jvp(tangents, out, inputs, attrs)
         if tangent is not None:
             self._tangents[out._id] = tangent
             # Like the values themselves, tangents of intermediate results are dropped as soon as
             # nobody holds the result: forward mode keeps no history of the computation.
             self._alive[out._id] = weakref.ref(out, _forget(out._id, self._tangents, self._alive))
-            if tangent._id > out._id and any(isinstance(r, GradientTape) for r in recording.active()):
-                # A tape recording now has recorded the rule's ops too (reverse over forward); a picture
-                # of that tape hides them by these spans. Without a tape there is nothing to hide.
+            if outside and tangent._id > out._id and any(isinstance(r, GradientTape)
+                                                         for r in recording.active()[:outside]):
+                # A tape outside this accumulator has recorded the rule's ops too (reverse over forward); a
+                # picture of that tape hides them by these spans. Without such a tape there is nothing to hide.
                 self._jvp_spans.append((out._id + 1, tangent._id))
 
     def variable_accessed(self, variable):
@@ -103,6 +116,8 @@ class ForwardAccumulator:
             if not isinstance(p, Tensor):
                 raise TypeError(f"ForwardAccumulator.jvp: expected tensors, got {type(p).__name__}")
             t = self._tangents.get(p._id)
+            if t is None:
+                t = self._inert.get(p._id)
             if t is None and zero:
                 t = zeros(p.shape, dtype=p.dtype)
             out.append(t)

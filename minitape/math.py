@@ -3,9 +3,11 @@
 Every op declared in ``ops/elementwise.py`` is here (``mt.math.atan``), except ``relu``, which is ``mt.nn``'s.
 """
 
-from .ops import (argmax, argmin, cumprod, cumsum, equal, greater, greater_equal, less, less_equal,  # noqa: F401
-                  not_equal, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum, round, squared_difference)
+from .ops import (argmax, argmin, cumprod, cumsum, equal, floordiv, greater, greater_equal, less,  # noqa: F401
+                  less_equal, logical_and, logical_not, logical_or, logical_xor, not_equal, reduce_max, reduce_mean,
+                  reduce_min, reduce_prod, reduce_sum, round, squared_difference)
 from .ops import add_n, reduce_logsumexp  # noqa: F401
 from .ops import elementwise as _elementwise
 
 globals().update(_elementwise.in_tf_math())
+truediv, mod = _elementwise.divide, _elementwise.floormod  # TensorFlow's other names for / and %

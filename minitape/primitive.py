@@ -28,8 +28,8 @@ keeps what ``keeps`` says the VJP rules read (``"inputs"``, ``"output"``,
 
 import numpy as np
 
-from . import recording
-from .tensor import Tensor, Variable, convert_to_tensor
+from . import dtypes, recording
+from .tensor import Tensor, Variable, convert_to_tensor, holds_tensors
 
 NO_ATTRS = {}  # shared, never mutated: most ops have no attributes
 
@@ -126,7 +126,9 @@ def convert_inputs(op_name, *values):
 
     Python numbers, lists and NumPy arrays take the dtype of the first tensor
     among ``values`` (so ``x * 0.5`` keeps ``x`` float64); tensors must
-    already agree.
+    already agree. With no tensor at all, the first value sets the dtype
+    (``add(0.5, 1)`` is float32, ``add(1, 0.5)`` an error, as in TensorFlow).
+    A list that holds tensors is packed into one, as ``stack`` does.
 
     >>> convert_inputs("add", convert_to_tensor(1.0), 2)[1]
     <mt.Tensor: shape=(), dtype=float32, numpy=2.0>
@@ -139,7 +141,10 @@ def convert_inputs(op_name, *values):
             elif v._value.dtype != dtype:
                 raise TypeError(f"{op_name}: all inputs must have the same dtype, got {np.dtype(dtype).name} and "
                                 f"{v._value.dtype.name}. {_cast_hint(np.dtype(dtype), v._value.dtype)}")
-    return tuple([_convert(v, dtype, op_name) for v in values])
+    if dtype is None and len(values) > 1:
+        first = convert_input(values[0], None, op_name)
+        return (first,) + tuple([convert_input(v, first._value.dtype, op_name) for v in values[1:]])
+    return tuple([convert_input(v, dtype, op_name) for v in values])
 
 
 def _cast_hint(a, b):
@@ -152,17 +157,22 @@ def _cast_hint(a, b):
     return f"Convert the {source.name} input first: mt.cast(x, mt.{target.name})."
 
 
-def _convert(value, dtype, op_name):
+def convert_input(value, dtype, op_name):
+    """One input of op ``op_name`` as a tensor of ``dtype`` (None: its own); a Variable is read, a list that holds
+    tensors is packed. Errors name ``op_name``."""
     if type(value) is Tensor:
         return value
     if isinstance(value, Variable):
-        return value.value()
+        return value.snapshot()
     if type(value) is float and dtype is not None and dtype.kind == "f":
         return float_constant(value, dtype)
+    if holds_tensors(value):
+        from .ops.shapes import pack  # noqa: PLC0415  (packing is an op, and ops are built on this module)
+        return pack(value, dtype, op_name)
     try:
         return convert_to_tensor(value, dtype=dtype)
-    except TypeError as e:
-        raise TypeError(f"{op_name}: {e}") from None
+    except (TypeError, ValueError) as e:
+        raise type(e)(f"{op_name}: {e}") from None
 
 
 _FLOAT_CONSTANTS = {}  # (value, dtype) -> Tensor
@@ -185,6 +195,31 @@ def float_constant(value, dtype):
                 _FLOAT_CONSTANTS.clear()
             _FLOAT_CONSTANTS[(value, dtype)] = tensor
     return tensor
+
+
+_KINDS_IN_WORDS = {dtypes.FLOATING: "floating-point tensors (float16, float32, float64)",
+                   dtypes.SIGNED: "floating-point and signed integer tensors",
+                   dtypes.NUMBERS: "number tensors (floating-point and integer)",
+                   dtypes.INTEGERS_AND_BOOL: "integer and boolean tensors"}
+
+
+def check_dtype(op_name, x, allowed):
+    """``x``, if ``op_name`` accepts its dtype (one of the sets in :mod:`minitape.dtypes`); else a TypeError.
+
+    >>> check_dtype("sqrt", convert_to_tensor([4]), dtypes.FLOATING)
+    Traceback (most recent call last):
+    ...
+    TypeError: sqrt: int32 tensors are not supported; it works on floating-point tensors (float16, float32, \
+float64). Convert first, e.g. mt.cast(x, mt.float32).
+    """
+    dtype = x._value.dtype
+    if dtype in allowed:
+        return x
+    works_on = _KINDS_IN_WORDS.get(allowed) or ", ".join(sorted(d.name for d in allowed)) + " tensors"
+    integers = np.dtype(np.int32) in allowed and (dtype.kind != "f" or np.dtype(np.float32) not in allowed)
+    target = "int32" if integers else "float32"
+    raise TypeError(f"{op_name}: {dtype.name} tensors are not supported; it works on {works_on}. Convert first, "
+                    f"e.g. mt.cast(x, mt.{target}).")
 
 
 def broadcast_shape(op_name, *shapes):

@@ -48,21 +48,28 @@ def insert(position, recorder):
 
 
 class paused:
-    """Context manager: ``recorder`` hears nothing inside the block.
+    """Context manager: ``recorder``, and every recorder started after it, hear nothing inside the block.
 
-    A recorder uses it while it computes derivatives itself, so that its own
-    rule ops are heard by the *other* recorders (that is how nested tapes get
-    higher derivatives) but not by itself.
+    A forward accumulator uses it while it computes tangents, so that its
+    rule ops are heard by the recorders *outside* it, started before it (a
+    tape there differentiates the tangents: reverse over forward; an outer
+    accumulator gets second derivatives), but not by itself nor by those
+    inside it, as in TensorFlow.
     """
 
     def __init__(self, recorder):
         self.recorder = recorder
 
     def __enter__(self):
-        self.position = remove(self.recorder)
+        """Returns how many recorders are outside: 0 if ``recorder`` was the first."""
+        stack = _state.recorders
+        self.position = position = remove(self.recorder)
+        self.inside = stack[position:]
+        del stack[position:]
+        return position
 
     def __exit__(self, *exc):
-        insert(self.position, self.recorder)
+        _state.recorders[self.position:self.position] = [self.recorder, *self.inside]
 
 
 class silenced:

@@ -35,7 +35,7 @@ import numpy as np
 
 from . import nest, recording
 from .engine import Record, sweep
-from .ops import ones_like, reshape, stack, zeros
+from .ops import broadcast_to, ones_like, reshape, stack, zeros
 from .tensor import Tensor, Variable, convert_to_tensor
 from .unconnected import UnconnectedGradients, unconnected_mode
 
@@ -202,8 +202,9 @@ class GradientTape:
           target: a tensor, or a list/structure of tensors (their gradients add up).
             A non-scalar target gives the gradient of the sum of its elements.
           sources: a tensor or Variable, or a list/tuple/dict (nested) of them.
-          output_gradients: one tensor per target, shaped like it: the vector
-            ``v`` in the vector-Jacobian product ``v^T (d target / d source)``.
+          output_gradients: one tensor per target (a list in the structure of
+            ``target``), of its dtype and broadcastable to its shape: the
+            vector ``v`` in the vector-Jacobian product ``v^T (d target / d source)``.
           unconnected_gradients: ``"none"`` or ``"zero"``: what an unconnected
             source gets.
         """
@@ -228,18 +229,23 @@ class GradientTape:
         ``parallel_iterations`` and ``experimental_use_pfor`` are accepted so
         that TensorFlow code runs unchanged, and ignored: TensorFlow uses them
         to vectorise or parallelise its passes, minitape runs them one by one.
+        As in TensorFlow, ``experimental_use_pfor=False`` needs a persistent tape.
 
         >>> import minitape as mt
         >>> x = mt.constant([1.0, 2.0])
         >>> with mt.GradientTape() as tape:
         ...     tape.watch(x)
         ...     y = x * x
-        >>> tape.jacobian(y, x, experimental_use_pfor=False).numpy()
+        >>> tape.jacobian(y, x).numpy()
         array([[2., 0.],
                [0., 4.]], dtype=float32)
         """
         unconnected = self._check_usable("jacobian", unconnected_gradients)
+        self._check_pfor("jacobian", experimental_use_pfor)
         flat_sources = self._checked_sources(sources)
+        if isinstance(target, (list, tuple, dict)):
+            raise TypeError("jacobian: the target must be one tensor (call jacobian once for each target, or stack "
+                            "them into one with mt.stack)")
         target = self._checked_target(target)
         self._leave_context()
         n_out = int(np.prod(target._value.shape))
@@ -262,12 +268,22 @@ class GradientTape:
         are accepted and ignored, as in :meth:`jacobian`.
         """
         unconnected = self._check_usable("batch_jacobian", unconnected_gradients)
+        self._check_pfor("batch_jacobian", experimental_use_pfor)
+        if not isinstance(source, Tensor) or not isinstance(target, Tensor):
+            raise TypeError("batch_jacobian: the target and the source must each be one tensor (for several, "
+                            "call batch_jacobian once for each)")
         (source,) = self._checked_sources(source)
         target = self._checked_target(target)
         t_shape, s_shape = target._value.shape, source._value.shape
-        if len(t_shape) < 1 or len(s_shape) < 1 or t_shape[0] != s_shape[0]:
-            raise ValueError(f"batch_jacobian: the target and the source must share their first (batch) "
-                             f"dimension, got shapes {t_shape} and {s_shape}")
+        # TensorFlow's words, which its own tests match. TensorFlow also wants a target of rank 2; minitape takes
+        # a vector of per-example values too (lesson 12's per-example losses), as one value per example.
+        if len(s_shape) < 2 or not t_shape:
+            shape = s_shape if len(s_shape) < 2 else t_shape
+            raise ValueError(f"Shape {shape} must have rank at least 2: batch_jacobian needs a batch dimension "
+                             f"and at least one more (reshape a vector to (batch, 1))")
+        if t_shape[0] != s_shape[0]:
+            raise ValueError(f"Need first dimension of target shape {t_shape} and source shape {s_shape} to match: "
+                             f"batch_jacobian takes the first dimension as the batch of both")
         self._leave_context()
         n_cols = int(np.prod(t_shape[1:]))
         try:
@@ -289,6 +305,14 @@ class GradientTape:
     def _check_usable(self, method, unconnected_gradients):
         self._check_not_spent(method)
         return unconnected_mode(unconnected_gradients)
+
+    def _check_pfor(self, method, experimental_use_pfor):
+        """TensorFlow computes a Jacobian without pfor by calling ``gradient`` again and again, which a
+        non-persistent tape cannot do; it refuses at once, and so does minitape (whose result does not depend
+        on the flag)."""
+        if not experimental_use_pfor and not self._persistent:
+            raise RuntimeError(f"GradientTape must be created with persistent=True to compute the {method} with "
+                               f"experimental_use_pfor=False (or leave experimental_use_pfor at True)")
 
     def _leave_context(self):
         """Called inside the ``with`` block, a non-persistent tape stops; a persistent one warns."""
@@ -331,10 +355,11 @@ class GradientTape:
         if output_gradients is None:
             given = [None] * len(targets)
         else:
-            try:
-                given = nest.flatten_up_to(target, output_gradients)
-            except ValueError as e:
-                raise ValueError(f"output_gradients must have one gradient per target: {e}") from None
+            given = nest.flatten(output_gradients)  # as in TensorFlow, a list of numbers is one per target
+            if len(given) != len(targets):
+                raise ValueError(f"output_gradients has {len(given)} item(s) for {len(targets)} target(s): give "
+                                 f"one gradient per target (for a vector target, one tensor: "
+                                 f"mt.constant([...]))")
         seeds = {}
         for k, (t, v) in enumerate(zip(targets, given)):
             if not t.dtype.is_floating:
@@ -343,14 +368,25 @@ class GradientTape:
             if v is None:
                 v = ones_like(t)
             else:
-                v = convert_to_tensor(v, dtype_hint=t.dtype)
-                if v._value.shape != t._value.shape:
-                    raise ValueError(f"output_gradients[{k}] has shape {v._value.shape} but its target has shape "
-                                     f"{t._value.shape}; each output gradient must have its target's shape")
+                v = self._checked_output_gradient(k, v, t)
             # Every target is seeded, tracked or not: a target that is itself a source (``y = x``, or
             # a Variable returned as it is) has gradient 1 with no op in between, as in TensorFlow.
             seeds[t._id] = seeds[t._id] + v if t._id in seeds else v
         return seeds
+
+    def _checked_output_gradient(self, k, v, target):
+        """``v`` as the seed for ``target``: of its dtype, and broadcast to its shape (a scalar scales it)."""
+        v = convert_to_tensor(v, dtype_hint=target.dtype)
+        if v.dtype != target.dtype:
+            raise TypeError(f"output_gradients[{k}] has dtype {v.dtype.name} but its target is "
+                            f"{target.dtype.name}; convert it with mt.cast(v, mt.{target.dtype.name})")
+        if v._value.shape != target._value.shape:
+            try:
+                v = broadcast_to(v, target._value.shape)
+            except ValueError:
+                raise ValueError(f"output_gradients[{k}] has shape {v._value.shape} but its target has shape "
+                                 f"{target._value.shape}; give it the target's shape (or a scalar)") from None
+        return v
 
     def _needed(self, sources):
         """The ids of the values that depend on some source: only they need an adjoint."""

@@ -4,7 +4,12 @@ A :class:`Tensor` is an immutable NumPy value plus a unique id. The id is what
 a tape watches: an op whose inputs carry watched ids is recorded, and its
 output's id becomes watched too. A :class:`Variable` is a named, mutable
 holder of a value (model parameters); it keeps one id for its whole life, so
-every read of it is connected to the same gradient.
+every op that reads it is connected to the same gradient.
+
+Nothing outside can change a tensor's value: ``constant`` and
+``convert_to_tensor`` copy the NumPy arrays they are given, and ``.numpy()``
+returns a copy (``np.asarray(t)`` a read-only view), as in TensorFlow. So a
+value a tape recorded is the value the gradient uses.
 
 >>> import minitape as mt
 >>> x = mt.constant([1.0, 2.0])
@@ -31,9 +36,18 @@ class TensorShape(tuple):
     """A tensor's shape: a tuple of ints that also answers TensorFlow's questions.
 
     >>> s = TensorShape((2, 3))
-    >>> s == (2, 3), s.rank, s.as_list(), s.num_elements()
-    (True, 2, [2, 3], 6)
+    >>> s == (2, 3), s == [2, 3], s.rank, s.as_list(), s.num_elements()
+    (True, True, 2, [2, 3], 6)
     """
+
+    def __eq__(self, other):
+        return tuple.__eq__(self, tuple(other) if isinstance(other, list) else other)
+
+    def __ne__(self, other):
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    __hash__ = tuple.__hash__
 
     @property
     def rank(self):
@@ -104,15 +118,24 @@ class Tensor:
         return np.ndim(self._value)
 
     def numpy(self):
-        """The value as NumPy: an array, or a NumPy scalar for a 0-d tensor (as in TF).
+        """The value as NumPy: a copy, or a NumPy scalar for a 0-d tensor (as in TF).
 
-        Anything computed from it with NumPy is invisible to tapes.
+        Writing into the copy leaves the tensor alone, and anything computed
+        from it with NumPy is invisible to tapes.
         """
         value = self._value
-        return value[()] if np.ndim(value) == 0 else value
+        return value[()] if np.ndim(value) == 0 else value.copy()
 
     def __array__(self, dtype=None, copy=None):
-        return np.array(self._value, dtype=dtype, copy=True if copy else None)
+        """For NumPy: ``np.asarray(t)`` is a read-only view (as in TF), ``np.array(t)`` a copy."""
+        if copy or (dtype is not None and np.dtype(dtype) != self._value.dtype):
+            if copy is False:
+                raise ValueError(f"a {self.dtype.name} tensor cannot be viewed as {np.dtype(dtype).name} without "
+                                 f"a copy")
+            return np.array(self._value, dtype=dtype)
+        view = np.asarray(self._value).view()
+        view.flags.writeable = False
+        return view
 
     def ref(self):
         """A hashable reference to this tensor, for use as a dict key or in a set."""
@@ -138,7 +161,14 @@ class Tensor:
         return format(str(self), spec)
 
     def __bool__(self):
-        return bool(self._value)
+        if np.size(self._value) == 0:  # NumPy refuses; TensorFlow says False
+            return False
+        try:
+            return bool(self._value)
+        except ValueError:
+            raise ValueError(f"the truth value of a tensor of shape {tuple(self.shape)} is ambiguous: `if`, "
+                             f"`and` and `or` need a single element; test one (t[0] > 0) or reduce first "
+                             f"(mt.reduce_max(t) > 0)") from None
 
     def __float__(self):
         return float(self._value)
@@ -194,6 +224,9 @@ class Variable(Tensor):
     >>> w = Variable([1.0, 2.0], name="w")
     >>> w.assign_sub([0.5, 0.5]).numpy()
     array([0.5, 1.5], dtype=float32)
+
+    ``w -= 0.5`` would make ``w`` a new Tensor, no longer the Variable, so it
+    is refused, as in TensorFlow: write ``w.assign_sub(0.5)``.
     """
 
     __slots__ = ("_trainable", "_name", "_shape")
@@ -201,6 +234,8 @@ class Variable(Tensor):
     def __init__(self, initial_value, trainable=True, name=None, dtype=None, shape=None):
         if callable(initial_value):
             initial_value = initial_value()
+        if isinstance(initial_value, Variable):
+            initial_value = initial_value.snapshot()
         value = convert_to_tensor(initial_value, dtype=dtype)._value
         if shape is not None and tuple(shape) != np.shape(value):
             raise ValueError(f"Variable: initial value has shape {np.shape(value)}, "
@@ -218,11 +253,13 @@ class Variable(Tensor):
     def trainable(self):
         return self._trainable
 
-    def value(self):
-        """A snapshot of the current value, as a Tensor that shares this Variable's id.
+    def snapshot(self):
+        """The current value as an op reads it: a Tensor that shares this Variable's id.
 
-        Every op reads a Variable through a snapshot, so a tape keeps the
-        value the op saw even if the Variable is assigned afterwards.
+        Every op reads a Variable through a snapshot, so a tape records the
+        op on the Variable itself (one picture node, one gradient), and keeps
+        the value the op saw even if the Variable is assigned afterwards.
+        A snapshot is never handed to the user: ``read_value`` is.
         """
         recorders = recording.active()
         if not recorders:
@@ -234,17 +271,17 @@ class Variable(Tensor):
         snapshot._id = self._id
         return snapshot
 
-    read_value = value
-
-    def numpy(self):
-        return np.copy(self._value)[()] if np.ndim(self._value) == 0 else np.copy(self._value)
+    # value() and read_value(), a read that is a tensor of its own (TensorFlow's ReadVariableOp), are the op
+    # `identity` of a snapshot; minitape.ops attaches them, since ops are built on this module.
 
     def _checked(self, value, what):
         """``value`` converted to this Variable's dtype and checked against its shape."""
         dtype = self.dtype
+        if isinstance(value, Variable):
+            value = value.snapshot()
         if isinstance(value, Tensor) and value.dtype != dtype:
-            raise TypeError(f"Variable {self._name}.{what}: the value has dtype {value.dtype.name} but the "
-                            f"Variable is {dtype.name}; convert it first with mt.cast(value, mt.{dtype.name})")
+            raise ValueError(f"Variable {self._name}.{what}: the value has dtype {value.dtype.name} but the "
+                             f"Variable is {dtype.name}; convert it first with mt.cast(value, mt.{dtype.name})")
         array = convert_to_tensor(value, dtype=dtype)._value
         if np.shape(array) != self._shape:
             raise ValueError(f"Variable {self._name}.{what}: the value has shape {np.shape(array)} but the "
@@ -265,6 +302,29 @@ class Variable(Tensor):
         """``self <- self - delta``, in place and not recorded; returns the Variable."""
         self._value = self._value - self._checked(delta, "assign_sub")
         return self
+
+    def _refuse_in_place(self, operator, fix):
+        raise RuntimeError(f"`variable {operator}= value` is not supported for an mt.Variable: it would replace "
+                           f"the Variable by a new Tensor, which no later tape watches. Write {fix} to change "
+                           f"the Variable, or `out = variable {operator} value` for a new tensor.")
+
+    def __iadd__(self, other):
+        self._refuse_in_place("+", "`variable.assign_add(value)`")
+
+    def __isub__(self, other):
+        self._refuse_in_place("-", "`variable.assign_sub(value)`")
+
+    def __imul__(self, other):
+        self._refuse_in_place("*", "`variable.assign(variable * value)`")
+
+    def __itruediv__(self, other):
+        self._refuse_in_place("/", "`variable.assign(variable / value)`")
+
+    def __ipow__(self, other):
+        self._refuse_in_place("**", "`variable.assign(variable ** value)`")
+
+    def __imatmul__(self, other):
+        self._refuse_in_place("@", "`variable.assign(variable @ value)`")
 
     def __repr__(self):
         return (f"<mt.Variable '{self._name}' shape={self._shape} dtype={self.dtype.name}, "
@@ -289,20 +349,34 @@ def _fits(array, dtype):
     return array.size == 0 or (limits.min <= array.min() and array.max() <= limits.max)
 
 
+def holds_tensors(value):
+    """True if ``value`` is a (nested) list or tuple with a tensor somewhere in it: ``[x, 2 * x]``."""
+    return isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) or holds_tensors(v) for v in value)
+
+
 def _to_array(value, dtype=None):
-    """``value`` as a NumPy array with TensorFlow's default dtypes (float32, int32)."""
+    """``value`` as a NumPy array of our own (never the caller's), with TensorFlow's default dtypes."""
     if isinstance(value, (np.ndarray, np.generic)):
         array = value
     else:
-        array = np.asarray(value)
+        if value is None:
+            raise ValueError("cannot convert None to a tensor: a tensor holds numbers or booleans (did a function "
+                             "forget to return its result?)")
+        try:
+            array = np.asarray(value)
+        except ValueError:
+            raise ValueError(f"cannot convert {value!r} to a tensor: its nested lists have different lengths, "
+                             f"and a tensor is a rectangular grid of numbers") from None
         default = _PYTHON_DEFAULTS.get(array.dtype) if dtype is None else None
         if default is not None and (default is np.float32 or _fits(array, default)):
             array = array.astype(default)
+    if array.dtype.kind in "US":
+        raise TypeError(f"minitape tensors hold numbers or booleans, not text; cannot convert {value!r}")
     if array.dtype.kind not in "fiub":
-        raise TypeError(f"minitape tensors hold numbers or booleans; cannot convert {value!r} "
-                        f"(NumPy dtype {array.dtype})")
+        raise ValueError(f"cannot convert {value!r} to a tensor: a tensor holds numbers that fit in 64 bits, "
+                         f"or booleans")
     if dtype is not None:
-        target = dtypes.as_dtype(dtype).as_numpy_dtype
+        target = np.dtype(dtypes.as_dtype(dtype).as_numpy_dtype)
         if array.dtype != target:
             if array.dtype.kind in "iu" and target.kind in "iu":
                 # Any integer may become any integer type it fits in. TensorFlow would wrap a value
@@ -316,6 +390,8 @@ def _to_array(value, dtype=None):
                 raise TypeError(f"cannot convert {value!r} (dtype {array.dtype}) to {target.name} without "
                                 f"losing information; use mt.cast to convert on purpose")
             array = array.astype(target)
+    if array is value:  # the caller's own array: a copy, so that changing it later cannot change the tensor
+        return array.copy()
     return np.array(array) if isinstance(array, np.generic) else array
 
 
@@ -326,16 +402,38 @@ def constant(value, dtype=None, shape=None):
     <mt.Tensor: shape=(), dtype=float32, numpy=2.0>
     >>> constant(0.0, shape=(2,))
     <mt.Tensor: shape=(2,), dtype=float32, numpy=array([0., 0.], dtype=float32)>
+
+    A tensor is returned as it is (a watched one stays watched, as in
+    TensorFlow); a Variable's current value becomes a constant; a list that
+    holds tensors is refused: ``mt.stack`` or ``mt.convert_to_tensor`` pack it
+    and keep its gradient.
     """
-    array = _to_array(value._value if isinstance(value, Tensor) else value, dtype)
+    if type(value) is Tensor:
+        if dtype is not None and dtypes.as_dtype(dtype) != value.dtype:
+            raise TypeError(f"constant: the tensor has dtype {value.dtype.name}, not {dtypes.as_dtype(dtype).name}; "
+                            f"convert it with mt.cast(x, mt.{dtypes.as_dtype(dtype).name})")
+        if shape is None:
+            return value
+        array = value._value
+    elif holds_tensors(value):
+        raise ValueError("constant: the list holds tensors, and mt.constant makes a tensor from numbers; "
+                         "mt.stack(values) or mt.convert_to_tensor(values) packs tensors into one (and keeps their "
+                         "gradients)")
+    else:
+        array = _to_array(value._value if isinstance(value, Variable) else value, dtype)
     if shape is not None:
-        shape = tuple(shape)
+        shape = tuple(int(d) for d in shape)
+        if any(d < 0 for d in shape):
+            raise ValueError(f"constant: shape {shape} has a negative size; give every size (mt.reshape works "
+                             f"out a -1)")
         if array.size == 1:
             array = np.broadcast_to(array.reshape(()), shape).copy()
-        elif array.size == int(np.prod(shape)):
-            array = array.reshape(shape)
         else:
-            raise ValueError(f"constant: a value with {array.size} elements cannot have shape {shape}")
+            try:
+                array = array.reshape(shape)
+            except ValueError:
+                raise TypeError(f"constant: a value with {array.size} elements cannot have shape {shape}; give as "
+                                f"many elements as the shape holds, or a single one to fill it") from None
     return Tensor(array)
 
 
@@ -343,17 +441,25 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None):
     """``value`` as a Tensor: tensors pass through, Variables are read, the rest becomes a constant.
 
     ``dtype`` is a requirement (an error if a tensor has another dtype);
-    ``dtype_hint`` only guides the conversion of Python numbers and lists.
+    ``dtype_hint`` only guides the conversion of Python numbers and lists. A
+    list that holds tensors is packed into one tensor, as ``mt.stack`` does,
+    so its gradient flows back to each of them (TensorFlow's autopacking).
+
+    >>> x = constant(2.0)
+    >>> convert_to_tensor([x, 3.0])
+    <mt.Tensor: shape=(2,), dtype=float32, numpy=array([2., 3.], dtype=float32)>
     """
     if isinstance(value, Tensor):
         if dtype is not None and value.dtype != dtype:
             raise ValueError(f"Tensor conversion requested dtype {dtypes.as_dtype(dtype).name} for a tensor "
                              f"of dtype {value.dtype.name}; use mt.cast to convert")
-        return value.value() if isinstance(value, Variable) else value
+        return value.read_value() if isinstance(value, Variable) else value
+    if holds_tensors(value):
+        from .ops.shapes import pack  # noqa: PLC0415  (packing is an op, and ops are built on this module)
+        return pack(value, dtype, "convert_to_tensor")
     if dtype is None and dtype_hint is not None and not isinstance(value, (np.ndarray, np.generic)):
         try:
             return Tensor(_to_array(value, dtype_hint))
         except (TypeError, ValueError):
             pass  # a hint, not a requirement: fall back to the default dtype
     return Tensor(_to_array(value, dtype))
-

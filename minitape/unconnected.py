@@ -22,6 +22,6 @@ def unconnected_mode(value):
     try:
         return UnconnectedGradients(value.value if isinstance(value, UnconnectedGradients) else value)
     except ValueError:
-        raise ValueError(f"unknown unconnected_gradients={value!r}: use mt.UnconnectedGradients.NONE "
+        raise ValueError(f"Unknown value for unconnected_gradients: {value!r}; use mt.UnconnectedGradients.NONE "
                          f"(or 'none') to get None, or mt.UnconnectedGradients.ZERO (or 'zero') to get "
                          f"zeros") from None

@@ -6,9 +6,11 @@
 
 To insert a lesson at 10, renumber the lessons from the last one down (11 -> 12, then 10 -> 11), so that
 every number is free when it is taken. For lesson OLD the script
-- renames ``notebooks/OLD_name.ipynb`` and ``minitape/exercises/answers/OLD.answers`` (decoded, rewritten, stored);
-- rewrites its exercise ids ``OLD.k`` -> ``NEW.k`` in headings, check and reference cells, their printed
-  results, and the answers' keys and messages, then sets the nbgrader grade ids again (``notebook.tag``);
+- renames ``notebooks/OLD_name.ipynb`` and its exercise files ``classroom/answers/lesson_OLD.py``,
+  ``classroom/lessons/lesson_OLD.py`` and ``classroom/data/lesson_OLD.json``;
+- rewrites its exercise ids ``OLD.k`` -> ``NEW.k`` (and ``lesson_OLD`` -> ``lesson_NEW``) in headings, check and
+  reference cells, their printed results, and those files' keys and messages (the data's hashes do not depend on
+  the lesson's number, so it stays current);
 - rewrites, in every notebook, README.md, INSTRUCTORS.md, book/ and tests/, the links and names of the
   notebook (``OLD_name.ipynb``, `` `OLD_name` ``, ``[OLD · Title](...)``), "lesson OLD" and the number lists
   after "lessons" ("lessons 05 and OLD"), a course table's row number, and "exercise OLD.k";
@@ -16,7 +18,7 @@ every number is free when it is taken. For lesson OLD the script
 A number without such a word ("the capstone, 10") is left alone: only a reader can tell what it means.
 When no notebook has the number (a lesson still on another branch), only the mentions and links move.
 When two notebooks share the number (two branches merged), the named one moves with its own cells and
-the links to it; its answers file and the prose are left for a person, since they may be the other's.
+the links to it; its exercise files and the prose are left for a person, since they may be the other's.
 The notebooks' stored outputs keep their meaning (only ids in printed check results change); re-execute
 the renamed lesson anyway (``make notebooks LESSONS=NEW``).
 """
@@ -32,7 +34,7 @@ import nbformat
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from minitape.exercises import answers, notebook  # noqa: E402  (the repository's own copy: after the path is set)
+from classroom import editions  # noqa: E402  (the repository's own copy: after the path is set)
 
 WORD = r"(?:[Ll]essons?|[Nn]otebooks?|[Cc]hapters?)"
 NUMBER_LIST = r"\d{1,2}(?:(?:,\s*|\s+and\s+|\s+or\s+|\s+to\s+|\s*-\s*|\s*–\s*)\d{1,2}(?![\d.]\d))*"
@@ -77,9 +79,8 @@ def rewrite_ids(text, old, new):
     so the review lists the renamed lesson's lines for a reader.
     """
     text = re.sub(rf"(?<![\w.:<>^=]){old}\.([1-9]\d?[a-h]?)(?![\w]|\.\d)", rf"{new}.\1", text)
-    text = re.sub(rf"\bload\(\s*{old}\s*\)", f"load({new})", text)
-    text = re.sub(rf"\b{old:02d}\.answers\b", f"{new:02d}.answers", text)
-    text = re.sub(rf"\bex{old}_(\d)", rf"ex{new}_\1", text)
+    text = re.sub(rf"\blesson={old}\b", f"lesson={new}", text)   # your_parts_or_reference(..., lesson=11)
+    text = re.sub(rf"\blesson_{old:02d}\b", f"lesson_{new:02d}", text)
     return re.sub(rf"^(#\s*){old:02d}(\s*·)", rf"\g<1>{new:02d}\2", text)   # the lesson's title
 
 
@@ -115,7 +116,7 @@ def _rewrite_notebook(path, transform, own=False):
                 changed |= text != output.text
                 output.text = text
     if own:
-        notebook.tag(nb)
+        editions.tidy(nb)
         changed = True
     if changed:
         nbformat.write(nb, path)
@@ -139,15 +140,17 @@ def renumber(root, lesson, new, only=None):
     source = None if only else find_notebook(root, lesson)
     old_stem = source.stem if source else None
     new_stem = f"{new:02d}{old_stem[2:]}" if source else None
-    # Another notebook with the same number (two branches merged): its answers file and the prose "lesson OLD"
+    # Another notebook with the same number (two branches merged): its exercise files and the prose "lesson OLD"
     # may be the other's, so only this notebook's name, links and own cells move.
     shared = bool(source) and len(list((root / "notebooks").glob(f"{old:02d}_*.ipynb"))) > 1
-    folder = root / "minitape" / "exercises" / "answers"
-    old_answers, new_answers = folder / f"{old:02d}.answers", folder / f"{new:02d}.answers"
+    exercise_files = [(root / "classroom" / folder / f"lesson_{old:02d}{suffix}",
+                       root / "classroom" / folder / f"lesson_{new:02d}{suffix}")
+                      for folder, suffix in (("answers", ".py"), ("lessons", ".py"), ("data", ".json"))]
     if not only:
         taken = list((root / "notebooks").glob(f"{new:02d}_*.ipynb"))
-        if taken or (new_answers.exists() and old_answers.exists() and not shared):
-            sys.exit(f"lesson {new:02d} exists ({', '.join(p.name for p in taken) or new_answers.name}): "
+        clash = [target for source_file, target in exercise_files if target.exists() and source_file.exists()]
+        if taken or (clash and not shared):
+            sys.exit(f"lesson {new:02d} exists ({', '.join(p.name for p in taken + clash)}): "
                      f"renumber it first (from the last lesson down)")
 
     def mentions(text, names_only=shared):
@@ -157,13 +160,14 @@ def renumber(root, lesson, new, only=None):
     if source:
         _move(source, target)
         _rewrite_notebook(target, lambda text: rewrite_ids(mentions(text, names_only=False), old, new), own=True)
-        if shared:
-            print(f"{old_answers.name} is left alone (another notebook has number {old:02d}): "
-                  f"store this lesson's answers as {new_answers.name}")
-        elif old_answers.exists():
-            text = rewrite_ids(mentions(answers.decode(old_answers.read_text())), old, new)
-            _move(old_answers, new_answers)
-            new_answers.write_text(answers.encode(text))
+        for source_file, target_file in exercise_files:
+            if shared and source_file.exists():
+                print(f"{source_file.name} is left alone (another notebook has number {old:02d}): "
+                      f"store this lesson's as {target_file.name}")
+            elif source_file.exists():
+                text = rewrite_ids(mentions(source_file.read_text()), old, new)
+                _move(source_file, target_file)
+                target_file.write_text(text)
     if only:
         targets = [pathlib.Path(p) if pathlib.Path(p).is_absolute() else root / p for p in only]
     else:

@@ -63,6 +63,13 @@ install_extras() {  # $1: the environment's Python command (word-split), $2: its
   for extra in "${wanted[@]}"; do touch "$2/.minitape-extras/$extra"; done
 }
 
+# classroom/ (the course's checks and editions) is no part of the minitape wheel: a .pth file puts the repository
+# on the environment's path, so that the lessons' kernels, the tests and JupyterLab import it wherever they run.
+put_repository_on_path() {  # $1: the environment's Python command (word-split)
+  $1 -c 'import pathlib, sys, sysconfig; pathlib.Path(sysconfig.get_paths()["purelib"], "minitape-course.pth").write_text(sys.argv[1] + "\n")' "$PWD" \
+    || fail "could not put $PWD on the environment's path (its message is above)"
+}
+
 if [ "$route" = conda ]; then
   command -v conda >/dev/null \
     || fail "conda not found: install Miniforge (https://conda-forge.org/download/), or leave out ENV=conda to use a .venv"
@@ -76,6 +83,7 @@ if [ "$route" = conda ]; then
     prefix=$($python -c 'import sys; print(sys.prefix)')
     mkdir -p "$prefix/.minitape-extras" && touch "$prefix/.minitape-extras/course"
   fi
+  put_repository_on_path "$python"
   install_extras "$python" "$($python -c 'import sys; print(sys.prefix)')"
   [ "$run" = 0 ] || exec $python "$@"
   echo "$python"
@@ -136,6 +144,7 @@ $how_to_get"
 else
   check_version "$venv/bin/python"
 fi
+put_repository_on_path "$venv/bin/python"
 install_extras "$venv/bin/python" "$venv"
 [ "$run" = 0 ] || exec "$venv/bin/python" "$@"
 echo "$venv/bin/python"

@@ -1,26 +1,27 @@
-"""The course's editions: the student build runs unanswered, reference solutions pass, nbgrader grades.
+"""The course's editions: the student build runs unanswered, reference solutions pass, nbgrader grades each part.
 
-These tests execute notebooks in Jupyter kernels (nbclient, nbgrader), so they take a minute or two.
+These tests execute notebooks in Jupyter kernels (nbclient, nbgrader), so they take a few minutes.
 """
 
+import csv
 import os
 import pathlib
 import re
-import shutil
+import subprocess
 import sys
-import warnings
 
 import nbformat
 import pytest
 
-from minitape.exercises import answers, notebook
+from classroom import editions
 
 nbclient = pytest.importorskip("nbclient")
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
-GRADED = ["00_welcome", "01_finite_differences"]  # the lessons nbgrader is run on
+GRADED = "05_reverse_mode"  # the lesson nbgrader grades here: multi-part exercises, pictures and tables
 REFERENCE_PASSES = re.compile(r"^✅ (\S+): the reference solution passes its check", re.MULTILINE)
+VERDICT = re.compile(r"^(✅ \S+: correct\.|❌ \S+: not correct yet: .+|⏳ \S+: not answered yet: .+)$")
 
 
 @pytest.fixture(autouse=True)
@@ -42,27 +43,28 @@ def text(cell):
 
 
 def role(cell, tag):
-    return tag in notebook.tags(cell)
+    return tag in editions.tags(cell)
 
 
 def reference_ids(cell):
     return re.findall(r"""["'](\d+\.\d+[a-z]?)["']""", cell.source.split("\n", 2)[1])
 
 
-# --- the committed lessons are consistent with their answers and their tags -----------------------------------
+# --- the committed lessons are consistent with their data and their tags ------------------------------------------
 
 @pytest.mark.parametrize("path", LESSONS, ids=[p.stem for p in LESSONS])
-def test_every_exercise_has_an_answer_a_reference_and_current_metadata(path):
+def test_every_exercise_has_data_a_reference_and_a_tidy_lesson(path):
     nb = nbformat.read(path, as_version=4)
-    checked = [i for cell in nb.cells if role(cell, "check") for i in notebook.check_ids(cell.source)]
+    checked = [c.exercise for cell in nb.cells if role(cell, "check") for c in editions.check_calls(cell.source)]
     referenced = [i for cell in nb.cells if role(cell, "solution") for i in reference_ids(cell)]
     assert checked, f"{path.name} has no check cell"
     lesson = int(path.name[:2])
-    assert all(answers.lesson_of(i) == lesson for i in checked), f"{path.name} checks another lesson's ids"
-    assert set(checked) <= set(answers.exercises(lesson)), "an id is checked but has no answer"
+    data = (ROOT / "classroom" / "data" / f"lesson_{lesson:02d}.json").read_text()
+    assert all(f'"{i}": {{' in data for i in checked), "an id is checked but has no data"
     assert sorted(checked) == sorted(referenced), "every checked id needs exactly one reference solution"
-    assert notebook.tag(nbformat.from_dict(nb)) == nb, (
-        f"{path.name}: nbgrader metadata out of date: python -m minitape.exercises.notebook tag {path}")
+    assert editions.tidy(nbformat.from_dict(nb)) == nb, (
+        f"{path.name} is not tidy (grading metadata, an open or executed solution): "
+        f"python -m classroom.editions tidy {path}")
 
 
 @pytest.mark.parametrize("path", LESSONS, ids=[p.stem for p in LESSONS])
@@ -77,21 +79,22 @@ def test_instructors_guide_states_the_lessons_time(path):
     assert re.search(r"\*\*Next:\*\*", nb.cells[-1].source), f"{path.name}: the last cell has no **Next:** link"
 
 
-# --- the student edition runs top to bottom unanswered ----------------------------------------------------------
+# --- the student edition runs top to bottom unanswered ------------------------------------------------------------
 
 @pytest.mark.parametrize("path", LESSONS, ids=[p.stem for p in LESSONS])
 def test_student_edition_runs_unanswered(path, tmp_path):
-    notebook.build_student(tmp_path, [path])
+    editions.build_student(tmp_path, [path])
+    assert not (tmp_path / "classroom" / "answers").exists()
     nb = nbformat.read(tmp_path / path.name, as_version=4)
     assert not any(role(cell, "solution") or cell.source.startswith("# Reference solution")
                    or "with reference_solution" in cell.source for cell in nb.cells), "a solution is left"
     assert all(cell.outputs == [] for cell in nb.cells if role(cell, "exercise") or role(cell, "check"))
     execute(nb, tmp_path)
-    checks = [cell for cell in nb.cells if role(cell, "check")]
-    for cell in checks:
-        lines = text(cell).splitlines()
-        assert len(lines) == len(notebook.check_ids(cell.source)), cell.source
-        assert all(line.startswith("⏳") for line in lines), lines
+    for cell in nb.cells:
+        if role(cell, "check"):
+            lines = text(cell).splitlines()
+            assert len(lines) == len(editions.check_calls(cell.source)), cell.source
+            assert all(line.startswith("⏳") and VERDICT.match(line) for line in lines), lines
 
 
 # --- the full edition: reference solutions pass and never overwrite the learner -----------------------------------
@@ -112,56 +115,85 @@ def test_run_all_keeps_a_wrong_learner_answer(tmp_path):
     nb.cells.append(nbformat.v4.new_code_cell('check("0.1", answer_0_1)\nprint(answer_0_1)'))
     execute(nb, tmp_path)
     check_cell = next(cell for cell in nb.cells if role(cell, "check") and '"0.1"' in cell.source)
-    assert text(check_cell).startswith("❌ 0.1:")
+    assert text(check_cell).startswith("❌ 0.1: not correct yet:")
     assert any(REFERENCE_PASSES.search(text(cell)) for cell in nb.cells if role(cell, "solution"))
     after = text(nb.cells[-1]).splitlines()
-    assert after[0].startswith("❌ 0.1:") and after[1] == "7"
+    assert after[0].startswith("❌ 0.1: not correct yet:") and after[1] == "7"
 
 
-# --- nbgrader: generate the assignment, grade the reference and an unanswered copy ------------------------------
+# --- nbgrader: the release keeps the lesson's pictures; each part of an exercise scores on its own ----------------
 
-def test_nbgrader_generates_and_autogrades(tmp_path, monkeypatch):
-    pytest.importorskip("nbgrader")
+def nbgrader(course, *args):
+    """``nbgrader ARGS`` run in the course folder as INSTRUCTORS.md says: with the course's environment activated
+    (nbgrader runs its own helpers, such as alembic, from the PATH)."""
+    environment = {**os.environ, "PATH": os.pathsep.join([str(pathlib.Path(sys.executable).parent),
+                                                          os.environ["PATH"]])}
+    done = subprocess.run(["nbgrader", *args], cwd=course, env=environment, capture_output=True, text=True,
+                          timeout=900)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done
+
+
+def submit(course, student, notebook):
+    folder = course / "submitted" / student / GRADED
+    folder.mkdir(parents=True)
+    nbformat.write(notebook, folder / f"{GRADED}.ipynb")
+
+
+def scores(course):
+    """Each graded cell's score, by student and grade id, from the gradebook nbgrader exports."""
+    nbgrader(course, "export")
+    with open(course / "grades.csv") as grades:
+        totals = {row["student_id"]: float(row["raw_score"]) for row in csv.DictReader(grades)}
     from nbgrader.api import Gradebook
-    from nbgrader.apps import NbGraderAPI
-    from nbgrader.coursedir import CourseDirectory
-    from sqlalchemy.exc import SAWarning
-    from traitlets.config import Config
+    by_cell = {}
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
+        for student in totals:
+            notebook = gradebook.find_submission_notebook(GRADED, GRADED, student)
+            by_cell[student] = {grade.name: grade.score for grade in notebook.grades}
+    return totals, by_cell
 
-    # nbgrader runs the `alembic` command of its environment
-    monkeypatch.setenv("PATH", os.pathsep.join([str(pathlib.Path(sys.executable).parent), os.environ["PATH"]]))
+
+def test_nbgrader_grades_each_part_and_keeps_the_lessons_outputs(tmp_path):
+    pytest.importorskip("nbgrader")
     course = tmp_path / "course"
-    notebook.build_nbgrader(course, [ROOT / "notebooks" / f"{name}.ipynb" for name in GRADED])
-    config = Config()  # what `nbgrader` run in the course folder would read
-    exec((course / "nbgrader_config.py").read_text(), {"get_config": lambda: config})
-    config.CourseDirectory.root = str(course)
-    api = NbGraderAPI(CourseDirectory(config=config), config=config)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", SAWarning)  # nbgrader's own use of SQLAlchemy
-        for name in GRADED:
-            result = api.generate_assignment(name)
-            assert result["success"], result["log"]
-            release = "\n".join(cell.source for cell in nbformat.read(course / "release" / name / f"{name}.ipynb",
-                                                                      as_version=4).cells)
-            assert "BEGIN SOLUTION" not in release and "with reference_solution" not in release
-            full = nbformat.read(ROOT / "notebooks" / f"{name}.ipynb", as_version=4)
-            visible = "\n".join(cell.source for cell in full.cells if not role(cell, "solution"))
-            hidden = [line.strip() for cell in full.cells if role(cell, "solution")
-                      for line in notebook.reference_body(cell.source).splitlines()]
-            hidden = [line for line in hidden if line and not line.startswith("#") and line not in visible]
-            assert hidden and not [line for line in hidden if line in release], f"{name}: the release shows a solution"
-            for student, copy in (("reference", "source"), ("unanswered", "release")):
-                (course / "submitted" / student / name).mkdir(parents=True)
-                shutil.copy(course / copy / name / f"{name}.ipynb", course / "submitted" / student / name)
-                result = api.autograde(name, student)
-                assert result["success"], result["log"]
-        points = {name: sum(cell.metadata["nbgrader"].get("points", 0) for cell in
-                            nbformat.read(course / "source" / name / f"{name}.ipynb", as_version=4).cells
-                            if cell.metadata.get("nbgrader", {}).get("grade")) for name in GRADED}
-        with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
-            for name in GRADED:
-                reference = gradebook.find_submission(name, "reference")
-                unanswered = gradebook.find_submission(name, "unanswered")
-                assert reference.max_score == points[name] > 0
-                assert reference.score == points[name], f"{name}: the reference scores {reference.score}"
-                assert unanswered.score == 0, f"{name}: an unanswered copy scores {unanswered.score}"
+    editions.build_nbgrader(course, [ROOT / "notebooks" / f"{GRADED}.ipynb"])
+    nbgrader(course, "generate_assignment", GRADED)
+
+    source = nbformat.read(course / "source" / GRADED / f"{GRADED}.ipynb", as_version=4)
+    release = nbformat.read(course / "release" / GRADED / f"{GRADED}.ipynb", as_version=4)
+    released = "\n".join(cell.source for cell in release.cells)
+    assert "BEGIN SOLUTION" not in released and "HIDDEN TESTS" not in released and "_hidden_test" not in released
+    assert not (course / "release" / GRADED / "classroom" / "answers").exists()
+    full = nbformat.read(ROOT / "notebooks" / f"{GRADED}.ipynb", as_version=4)
+    def pictures(nb):
+        def picture(output):  # a tape or a plot: an <img> with its text alternative, or an image type
+            data = output.get("data", {})
+            return "<img" in data.get("text/html", "") or any(kind.startswith("image/") for kind in data)
+        return sum(any(picture(o) for o in cell.get("outputs", [])) for cell in nb.cells)
+
+    def teaching_outputs(nb):
+        return sum(bool(cell.get("outputs")) for cell in nb.cells if not editions.tags(cell))
+
+    assert pictures(full) > 0 and pictures(release) == pictures(full), "the release lost the lesson's pictures"
+    assert teaching_outputs(release) == teaching_outputs(full) > 0
+    assert not any(cell.outputs for cell in release.cells if role(cell, "exercise") or role(cell, "check"))
+
+    points = {cell.metadata.nbgrader["grade_id"]: cell.metadata.nbgrader["points"] for cell in source.cells
+              if cell.metadata.get("nbgrader", {}).get("grade")}
+    assert {f"ex5_3{part}-check" for part in "abcdef"} <= points.keys()   # 5.3a to 5.3f: one graded cell each
+    submit(course, "reference", source)
+    submit(course, "unanswered", release)
+    one_wrong = nbformat.from_dict(source)
+    cell = next(c for c in one_wrong.cells if "cheaper_b" in c.source and role(c, "exercise"))
+    cell.source = cell.source.replace('6 + 6 * 100, "forward"', '6 + 6 * 100, "reverse"')   # 5.3f wrong, the rest right
+    assert '6 + 6 * 100, "reverse"' in cell.source
+    submit(course, "one_part_wrong", one_wrong)
+    nbgrader(course, "autograde", GRADED)
+
+    totals, by_cell = scores(course)
+    total = sum(points.values())
+    assert totals["reference"] == pytest.approx(total) and by_cell["reference"] == pytest.approx(points)
+    assert totals["unanswered"] == 0
+    assert by_cell["one_part_wrong"] == pytest.approx({**points, "ex5_3f-check": 0.0})
+    assert totals["one_part_wrong"] == pytest.approx(total - points["ex5_3f-check"])

@@ -15,7 +15,7 @@ def f(x):
 
 def test_jvp_structures_and_unconnected_values():
     a, b = mt.constant(2.0), mt.constant([1.0, 3.0])
-    with mt.autodiff.ForwardAccumulator({"a": a, "b": b}, {"a": 1.0, "b": [0.5, 0.0]}) as acc:
+    with mt.autodiff.ForwardAccumulator({"a": a, "b": b}, {"a": 1.0, "b": mt.constant([0.5, 0.0])}) as acc:
         y = a * b
         z = mt.constant(4.0) * 2.0
     jvps = acc.jvp({"y": y, "z": z})
@@ -26,12 +26,20 @@ def test_jvp_structures_and_unconnected_values():
 
 def test_tangent_must_match_its_primal():
     x = mt.constant([1.0, 2.0])
-    with pytest.raises(ValueError, match=r"shape \(3,\) and dtype float32.*shape \(2,\) and dtype float32"):
-        mt.autodiff.ForwardAccumulator(x, [1.0, 2.0, 3.0])
-    with pytest.raises(ValueError, match="dtype float64.*dtype float32"):
-        mt.autodiff.ForwardAccumulator(x, np.ones(2))
+    with pytest.raises(ValueError, match=r"tangent 0 has shape \(3,\), but its primal has shape \(2,\)"):
+        mt.autodiff.ForwardAccumulator(x, mt.constant([1.0, 2.0, 3.0]))
+    with pytest.raises(ValueError, match="dtype float64, but its primal has dtype float32.*mt.cast"):
+        mt.autodiff.ForwardAccumulator(x, mt.ones(2, dtype=mt.float64))
+    with pytest.raises(ValueError, match=r"a list, but the primal is one tensor.*mt.constant\(\[1.0, 2.0\]\)"):
+        mt.autodiff.ForwardAccumulator(x, [1.0, 2.0])  # TensorFlow wants the primals' structure exactly
     with pytest.raises(ValueError, match="one tangent per primal.*2 items"):
-        mt.autodiff.ForwardAccumulator([x, x], [x])
+        mt.autodiff.ForwardAccumulator([x, mt.constant(1.0)], [x])
+    with pytest.raises(ValueError, match="multiple times"):
+        mt.autodiff.ForwardAccumulator([x, x], [x, x])
+    # a NumPy array or a Python number takes the primal's dtype, as in TensorFlow
+    with mt.autodiff.ForwardAccumulator(x, np.ones(2)) as acc:
+        y = x * 2.0
+    assert acc.jvp(y).dtype == mt.float32 and acc.jvp(y).numpy().tolist() == [2.0, 2.0]
 
 
 def test_variables_as_primals():
@@ -141,20 +149,40 @@ def test_an_accumulator_alive_over_200_000_ops_holds_what_it_held_after_1000():
     assert float(acc.jvp(y)) == pytest.approx(0.999999 ** 200_000, rel=1e-9)
 
 
-def test_an_accumulator_notes_its_arithmetic_only_while_a_tape_records_it():
+def test_an_accumulator_notes_its_arithmetic_only_while_a_tape_outside_records_it():
     # a picture of a tape hides the ops of the JVP rules the tape recorded beside the function's own
     x = mt.Variable(2.0, name="x")
-    with mt.autodiff.ForwardAccumulator(x, mt.constant(1.0)) as acc:
+    acc = mt.autodiff.ForwardAccumulator(x, mt.constant(1.0))
+    with acc:
         mt.sin(x) * x  # no tape: nothing to hide, nothing noted
-        assert acc.jvp_spans == ()
-        with mt.GradientTape() as tape:
+        with mt.GradientTape() as inside:
+            mt.sin(x) * x  # a tape inside the accumulator does not see its arithmetic (as in TensorFlow)
+    assert acc.jvp_spans == () and len(inside) == 2
+    with mt.GradientTape() as tape:
+        with acc:
             y = mt.sin(x) * x
-        assert len(acc.jvp_spans) == 2
-        mt.sin(x) * x
-        assert len(acc.jvp_spans) == 2
+    assert len(acc.jvp_spans) == 2
     assert len(tape) > 2
     assert [op.name for op in mt.trace.read_tape(tape, acc).ops] == ["sin", "multiply"]
     assert float(acc.jvp(y)) == pytest.approx(math.cos(2.0) * 2.0 + math.sin(2.0), rel=1e-6)
+
+
+def test_nested_accumulators_see_only_the_arithmetic_of_those_inside_them():
+    # as in TensorFlow (forwardprop_test.testGradPureForward): outer over inner gives a second derivative,
+    # while the inner accumulator never sees the outer one's tangents
+    x = mt.constant(1.1, dtype=mt.float64)
+    with mt.autodiff.ForwardAccumulator(x, mt.constant(1.0, dtype=mt.float64)) as outer:
+        with mt.autodiff.ForwardAccumulator(x, mt.constant(1.0, dtype=mt.float64)) as inner:
+            y = x ** 3.5
+    assert float(outer.jvp(inner.jvp(y))) == pytest.approx(3.5 * 2.5 * 1.1 ** 1.5, rel=1e-12)
+    assert inner.jvp(outer.jvp(y)) is None
+
+
+def test_integer_primals_keep_their_tangent_but_carry_none():
+    i = mt.constant([1, 2])
+    with mt.autodiff.ForwardAccumulator(i, mt.constant([1, 1])) as acc:
+        y = mt.cast(i, mt.float32) * 2.0
+    assert acc.jvp(i).numpy().tolist() == [1, 1] and acc.jvp(y) is None
 
 
 def _sin_chain(x, n):

@@ -1,5 +1,6 @@
 """Lesson 13's checks on the learner's array tape: right answers pass, typical slips get a sentence that names them."""
 
+import linecache
 import pathlib
 import textwrap
 
@@ -7,7 +8,7 @@ import nbformat
 import numpy as np
 import pytest
 
-from minitape.exercises import answers
+from classroom.checks import assess
 
 LESSON = pathlib.Path(__file__).resolve().parents[1] / "notebooks" / "13_your_tape_on_arrays.ipynb"
 
@@ -29,9 +30,19 @@ def notebook():
 
 
 def define(namespace, *sources):
-    """Run the learner's cells (each indented as written in this file) in the lesson's namespace."""
-    for source in sources:
-        exec(compile(textwrap.dedent(source), "<learner>", "exec"), namespace)
+    """Run the learner's cells (each indented as written in this file) in the lesson's namespace, as a kernel
+    does: their source is kept, so that a check can tell a stub from code."""
+    for number, source in enumerate(sources):
+        code = textwrap.dedent(source)
+        name = f"<learner cell {number}: {hash(code)}>"
+        linecache.cache[name] = (len(code), None, code.splitlines(True), name)
+        exec(compile(code, name, "exec"), namespace)
+
+
+def problem(exercise, answer):
+    """What the student's check says of ``answer``: None when right, ... when unanswered, else a sentence."""
+    status, what = assess(exercise, answer)
+    return None if status == "correct" else ... if status == "unanswered" else what
 
 
 RIGHT = {
@@ -99,14 +110,14 @@ WRONG = [
 def test_a_right_rule_passes(notebook, exercise):
     name, source = RIGHT[exercise]
     define(notebook, source)
-    assert answers.spec(exercise).problem(notebook[name]) is None
+    assert problem(exercise, notebook[name]) is None
 
 
 @pytest.mark.parametrize("exercise, name, source, says", WRONG, ids=[w[0] for w in WRONG])
 def test_a_typical_slip_is_named(notebook, exercise, name, source, says):
     define(notebook, source)
-    problem = answers.spec(exercise).problem(notebook[name])
-    assert isinstance(problem, str) and says in problem, problem
+    said = problem(exercise, notebook[name])
+    assert isinstance(said, str) and says in said, said
 
 
 DENSE = """
@@ -128,16 +139,16 @@ DENSE = """
 
 def test_dense_waits_for_the_rules_it_builds_on(notebook):
     define(notebook, DENSE, "def matmul(a, b):\n    return ...\n", "def tanh(a):\n    return ...\n")   # the stubs
-    assert answers.spec("13.5a").problem(notebook["Dense"]) == ("Dense builds on your matmul and tanh: finish "
-                                                                 "exercise 13.2 first")
+    assert problem("13.5a", notebook["Dense"]) == ("it builds on your matmul, which does not pass exercise 13.2 "
+                                                   "yet: finish that first")
 
 
 def test_dense_on_the_learners_rules_passes_and_one_computed_on_data_gets_no_gradient(notebook):
     define(notebook, RIGHT["13.2"][1], RIGHT["13.3a"][1], DENSE)
-    assert answers.spec("13.5a").problem(notebook["Dense"]) is None
+    assert problem("13.5a", notebook["Dense"]) is None
     define(notebook, DENSE.replace("matmul(x, self.weights) + self.bias",
                                    "Value(np.asarray(x.data) @ self.weights.data + self.bias.data)"))
-    assert "gets no gradient" in answers.spec("13.5a").problem(notebook["Dense"])
+    assert "gets no gradient" in problem("13.5a", notebook["Dense"])
 
 
 def test_an_mlp_whose_output_has_an_activation_is_told_so(notebook):
@@ -154,4 +165,4 @@ def test_an_mlp_whose_output_has_an_activation_is_told_so(notebook):
         def trainable_variables(self):
             return self.hidden.trainable_variables + self.output.trainable_variables
     """)
-    assert "output layer applies tanh" in answers.spec("13.5b").problem(notebook["MLP"])
+    assert "output layer applies tanh" in problem("13.5b", notebook["MLP"])

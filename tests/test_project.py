@@ -18,7 +18,7 @@ import urllib.request
 import pytest
 from repository_scripts import load_script
 
-from minitape.exercises.notebook import tags
+from classroom.editions import tags
 
 tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard library from Python 3.11")
 

@@ -5,12 +5,11 @@ import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 from repository_scripts import load_script
 
-from minitape.exercises import answers
-
 renumber_lesson = load_script("renumber_lesson")
 
-ANSWERS_10 = '''"""Answers of lesson 10 (stored in minitape/exercises/answers/10.answers)."""
-from minitape.exercises.spec import value
+ANSWERS_10 = '''"""Answers of lesson 10 (its data is classroom/data/lesson_10.json)."""
+from classroom.lessons.lesson_10 import CASES
+from classroom.spec import value
 
 RATE = 10.0  # a float literal, not an exercise id
 EXERCISES = {
@@ -45,7 +44,8 @@ def course(tmp_path):
                              metadata={"tags": ["solution"]})
     write_notebook(notebooks / "10_tape.ipynb", [
         new_markdown_cell("# 10 · The tape\n\n**Prerequisites:** lessons 05 and 09"),
-        new_code_cell('rng = np.random.default_rng(10)\nprint(f"{x:>10.4f}")\nTAPE = answers.load(10)["T"]'),
+        new_code_cell('rng = np.random.default_rng(10)\nprint(f"{x:>10.4f}")\n'
+                      'T = your_parts_or_reference(your_tape, ["10.1"], lesson=10)'),
         new_markdown_cell("### Exercise 10.1 (easy): a value\n\nSee exercise 10.1 of this lesson."),
         learner, check, solution,
     ])
@@ -55,10 +55,14 @@ def course(tmp_path):
     ])
     (tmp_path / "README.md").write_text("| `10_tape` | build a tape |\n")
     (tmp_path / "INSTRUCTORS.md").write_text("| `10_tape` | 60 min | 05, 09 |\n")
-    folder = tmp_path / "minitape" / "exercises" / "answers"
-    folder.mkdir(parents=True)
-    (folder / "10.answers").write_text(answers.encode(ANSWERS_10))
+    for folder, name, text in (("answers", "lesson_10.py", ANSWERS_10), ("lessons", "lesson_10.py", "CASES = []\n"),
+                               ("data", "lesson_10.json", DATA_10)):
+        (tmp_path / "classroom" / folder).mkdir(parents=True, exist_ok=True)
+        (tmp_path / "classroom" / folder / name).write_text(text)
     return tmp_path
+
+
+DATA_10 = '{"10.1": {"name": "y", "cases": "classroom.lessons.lesson_10:CASES", "hints": ["See 10.2a."]}}\n'
 
 
 def test_a_lesson_and_its_answers_move_and_every_mention_follows(course):
@@ -67,19 +71,22 @@ def test_a_lesson_and_its_answers_move_and_every_mention_follows(course):
     assert not (notebooks / "10_tape.ipynb").exists() and (notebooks / "12_tape.ipynb").exists()
     title, code, heading, _, check, solution = sources(notebooks / "12_tape.ipynb")
     assert title.startswith("# 12 · The tape") and "lessons 05 and 09" in title   # 09 is another lesson
-    assert code == 'rng = np.random.default_rng(10)\nprint(f"{x:>10.4f}")\nTAPE = answers.load(12)["T"]'
+    assert code == ('rng = np.random.default_rng(10)\nprint(f"{x:>10.4f}")\n'
+                    'T = your_parts_or_reference(your_tape, ["12.1"], lesson=12)')
     assert heading == "### Exercise 12.1 (easy): a value\n\nSee exercise 12.1 of this lesson."
     assert check == 'check("12.1", y)' and 'reference_solution("12.1")' in solution
     cells = nbformat.read(notebooks / "12_tape.ipynb", as_version=4).cells
     assert cells[4].outputs[0].text.startswith("⏳ 12.1: not answered yet")
-    assert cells[4].metadata.nbgrader["grade_id"] == "ex12_1-check"
-    assert cells[3].metadata.nbgrader["grade_id"] == "ex12_1-answer"
+    assert cells[5].metadata.jupyter == {"source_hidden": True}   # the renamed lesson is tidy
 
-    folder = course / "minitape" / "exercises" / "answers"
-    assert not (folder / "10.answers").exists()
-    source = answers.decode((folder / "12.answers").read_text())
+    folder = course / "classroom"
+    assert not any((folder / sub / f"lesson_10{suffix}").exists()
+                   for sub, suffix in (("answers", ".py"), ("lessons", ".py"), ("data", ".json")))
+    source = (folder / "answers" / "lesson_12.py").read_text()
     assert '"12.1": value' in source and '"12.2a": value' in source and "exercise 12.1 before 12.2a" in source
-    assert "RATE = 10.0" in source and "answers/12.answers" in source
+    assert "RATE = 10.0" in source and "data/lesson_12.json" in source and "lessons.lesson_12 import" in source
+    assert (folder / "data" / "lesson_12.json").read_text() == (
+        '{"12.1": {"name": "y", "cases": "classroom.lessons.lesson_12:CASES", "hints": ["See 12.2a."]}}\n')
 
     first, link = sources(notebooks / "09_first.ipynb")
     assert "| 12 | the tape |" in first and link.startswith("**Next:** [12 · The tape](12_tape.ipynb)")
@@ -125,5 +132,5 @@ def test_after_a_merge_two_lessons_with_one_number_are_told_apart(course):
     renumber_lesson.renumber(course, "10_other", 13)
     (other,) = sources(course / "notebooks" / "13_other.ipynb")
     assert other.startswith("# 13 · Other") and "[10 · The tape](10_tape.ipynb)" in other
-    assert (course / "minitape" / "exercises" / "answers" / "10.answers").exists()   # the tape's, untouched
+    assert (course / "classroom" / "answers" / "lesson_10.py").exists()   # the tape's, untouched
     assert "lessons 05 and 10" in sources(course / "notebooks" / "11_after.ipynb")[0]

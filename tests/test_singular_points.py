@@ -90,7 +90,9 @@ def test_no_nan_ops_compute_without_warnings():
     np.testing.assert_array_equal(mt.math.divide_no_nan([[1.0], [2.0]], [0.0, 4.0]).numpy(), [[0, 0.25], [0, 0.5]])
 
 
-def test_no_nan_ops_take_floats_only():
-    for op in (mt.math.multiply_no_nan, mt.math.divide_no_nan):
-        with pytest.raises(TypeError, match="floating-point.*mt.cast"):
-            op(mt.constant([1, 2]), mt.constant([0, 1]))
+def test_no_nan_ops_take_the_dtypes_tensorflow_takes():
+    with pytest.raises(TypeError, match="multiply_no_nan: int32 tensors are not supported.*floating-point.*mt.cast"):
+        mt.math.multiply_no_nan(mt.constant([1, 2]), mt.constant([0, 1]))
+    # divide_no_nan divides integers as `/` does: into float32 for 8- and 16-bit integers, float64 for others
+    quotient = mt.math.divide_no_nan(mt.constant([1, 2], dtype=mt.int8), mt.constant([0, 4], dtype=mt.int8))
+    assert quotient.dtype == mt.float32 and quotient.numpy().tolist() == [0.0, 0.5]

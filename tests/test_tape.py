@@ -131,9 +131,16 @@ def test_output_gradients_seed_a_vector_jacobian_product():
     with mt.GradientTape(persistent=True) as tape:
         tape.watch(x)
         y = x * x
-    np.testing.assert_allclose(tape.gradient(y, x, output_gradients=[3.0, -1.0]).numpy(), [6.0, -4.0])
-    with pytest.raises(ValueError, match=r"shape \(3,\).*shape \(2,\)"):
+    np.testing.assert_allclose(tape.gradient(y, x, output_gradients=np.array([3.0, -1.0])).numpy(), [6.0, -4.0])
+    np.testing.assert_allclose(tape.gradient(y, x, output_gradients=3.0).numpy(), [6.0, 12.0])  # broadcast
+    with pytest.raises(ValueError, match=r"shape \(3,\) but its target has shape \(2,\)"):
         tape.gradient(y, x, output_gradients=mt.constant([1.0, 2.0, 3.0], dtype=mt.float64))
+    with pytest.raises(TypeError, match=r"dtype float32 but its target is float64.*mt.cast"):
+        tape.gradient(y, x, output_gradients=mt.constant([1.0, 2.0]))
+    # a list of numbers is one gradient per target (TensorFlow would silently use the first number)
+    with pytest.raises(ValueError, match=r"2 item\(s\) for 1 target\(s\).*mt.constant"):
+        tape.gradient(y, x, output_gradients=[3.0, -1.0])
+    np.testing.assert_allclose(tape.gradient([y, y], x, output_gradients=[1.0, 2.0]).numpy(), [6.0, 12.0])
 
 
 # 4. intermediate values -----------------------------------------------------------------------------------
@@ -362,8 +369,15 @@ def test_jacobian_shapes_and_values():
     bj = tape.batch_jacobian(z, x)
     assert bj.shape == (2, 3, 3)
     np.testing.assert_allclose(bj.numpy(), np.stack([np.diag(2 * r) for r in xv]))
-    with pytest.raises(ValueError, match="first .batch. dimension"):
+    with pytest.raises(ValueError, match=r"Need first dimension of target shape \(2, 2\) and source shape \(3, 1\)"):
         tape.batch_jacobian(y, mt.constant(np.ones((3, 1))))
+    with pytest.raises(ValueError, match=r"Shape \(3,\) must have rank at least 2"):
+        tape.batch_jacobian(z, x[0])
+    with pytest.raises(RuntimeError, match="persistent=True.*experimental_use_pfor=False"):
+        with mt.GradientTape() as once:
+            once.watch(x)
+            w = x * x
+        once.jacobian(w, x, experimental_use_pfor=False)
 
 
 def test_jacobian_of_unconnected_source():

@@ -132,7 +132,7 @@ def test_assign_errors_leave_the_variable_untouched():
     v = mt.Variable([1.0, 2.0])
     with pytest.raises(ValueError, match=r"shape \(3,\).*shape \(2,\)"):
         v.assign([1.0, 2.0, 3.0])
-    with pytest.raises(TypeError, match="float64 but the Variable is float32.*mt.cast"):
+    with pytest.raises(ValueError, match="float64 but the Variable is float32.*mt.cast"):  # as in TensorFlow
         v.assign_add(mt.constant([1.0, 1.0], dtype=mt.float64))
     with pytest.raises(TypeError, match="without losing information"):
         mt.Variable([1, 2]).assign([1.5, 2.5])
@@ -156,7 +156,7 @@ def test_op_errors_name_the_shapes_and_dtypes():
         mt.multiply(mt.constant([1, 2]), mt.constant([0.5, 0.5]))
     with pytest.raises(TypeError, match=r"got float32 and int32\. " + cast_the_integer):
         mt.multiply(mt.constant([0.5, 0.5]), mt.constant([1, 2]))
-    with pytest.raises(TypeError, match="exp: expected a floating-point tensor, got int32"):
+    with pytest.raises(TypeError, match=r"exp: int32 tensors are not supported; it works on floating-point.*mt.cast"):
         mt.exp(mt.constant(1))
     with pytest.raises(TypeError, match="multiply:.*2.5.*without losing"):
         mt.constant(2) * 2.5

@@ -14,9 +14,13 @@ Every differentiable op is a :class:`~minitape.primitive.Primitive`: its
 NumPy forward, VJP rule and JVP rule are written side by side.
 
 This package also gives :class:`~minitape.Tensor` its operators: ``x * y``
-is ``multiply(x, y)``, ``x[i]`` is ``getitem(x, i)``. ``tensor.py`` knows no
-ops (the ops are built on it), so they are attached here, once all exist.
+is ``multiply(x, y)``, ``x[i]`` is ``getitem(x, i)``, and
+:class:`~minitape.Variable` its reads (``v.read_value()`` is ``identity``
+of the Variable). ``tensor.py`` knows no ops (the ops are built on it), so
+they are attached here, once all exist.
 """
+
+import numpy as np
 
 from .creation import *  # noqa: F401,F403
 from .elementwise import *  # noqa: F401,F403
@@ -33,7 +37,8 @@ from .linalg import (cholesky, det, diag, diag_part, inv, logdet, slogdet, solve
 from .nn import elu, embedding_lookup, silu, swish  # noqa: F401,E402
 
 from . import creation, elementwise, indexing, linalg, nn, reductions, shapes  # noqa: E402
-from ..tensor import Tensor  # noqa: E402
+from ..primitive import convert_inputs  # noqa: E402
+from ..tensor import Tensor, Variable  # noqa: E402
 
 __all__ = [name for module in (creation, elementwise, indexing, linalg, nn, reductions, shapes)
            for name in module.__all__]
@@ -48,10 +53,34 @@ def _reflected(op):
 
 
 for _name, _op in [("add", elementwise.add), ("sub", elementwise.subtract), ("mul", elementwise.multiply),
-                   ("truediv", elementwise.divide), ("pow", elementwise.pow), ("matmul", linalg.matmul)]:
+                   ("truediv", elementwise.divide), ("floordiv", elementwise.floordiv), ("mod", elementwise.floormod),
+                   ("pow", elementwise.pow), ("matmul", linalg.matmul), ("and", elementwise.bitwise_and),
+                   ("or", elementwise.bitwise_or), ("xor", elementwise.bitwise_xor)]:
     setattr(Tensor, f"__{_name}__", _op)
     setattr(Tensor, f"__r{_name}__", _reflected(_op))
+
+
+def _comparison(op, if_none, if_shapes_differ):
+    """``x == y`` and ``x != y`` as TensorFlow has them: ``x == None`` is False, and tensors whose shapes cannot
+    broadcast are simply unequal (the functions ``equal`` and ``not_equal`` raise there)."""
+    def method(self, other):
+        if other is None:
+            return if_none
+        x, y = convert_inputs(op.__name__, self, other)
+        try:
+            np.broadcast_shapes(x._value.shape, y._value.shape)
+        except ValueError:
+            return Tensor(np.array(if_shapes_differ))
+        return op(x, y)
+    method.__name__ = f"__{'eq' if if_none is False else 'ne'}__"
+    return method
+
+
 # Comparisons give boolean tensors; they have no gradient.
-Tensor.__eq__, Tensor.__ne__, Tensor.__lt__ = elementwise.equal, elementwise.not_equal, elementwise.less
-Tensor.__le__, Tensor.__gt__, Tensor.__ge__ = elementwise.less_equal, elementwise.greater, elementwise.greater_equal
-Tensor.__neg__, Tensor.__abs__, Tensor.__getitem__ = elementwise.negative, elementwise.abs, shapes.getitem
+Tensor.__eq__ = _comparison(elementwise.equal, False, False)
+Tensor.__ne__ = _comparison(elementwise.not_equal, True, True)
+Tensor.__lt__, Tensor.__le__ = elementwise.less, elementwise.less_equal
+Tensor.__gt__, Tensor.__ge__ = elementwise.greater, elementwise.greater_equal
+Tensor.__neg__, Tensor.__abs__, Tensor.__invert__ = elementwise.negative, elementwise.abs, elementwise.invert
+Tensor.__getitem__ = shapes.getitem
+Variable.value = Variable.read_value = shapes.read_value

@@ -1,6 +1,8 @@
-"""Tensors made from nothing but a shape and a value: zeros, ones, ranges, identity matrices.
+"""Tensors made from a shape and a value: zeros, ones, ranges, identity matrices, fill and linspace.
 
-They are constants: no tape records their creation. The default dtype is
+Most are constants: no tape records their creation. ``fill`` and
+``linspace`` are built from ops, so a tensor given as their value (or start
+and stop) keeps its gradient, as in TensorFlow. The default dtype is
 float32, as in TensorFlow.
 
 >>> zeros((2, 3)).shape
@@ -11,44 +13,56 @@ array([0, 1, 2, 3], dtype=int32)
 
 import numpy as np
 
-from ..dtypes import as_dtype
-from ..tensor import Tensor, constant, convert_to_tensor
-from .shapes import one_axis
+from ..dtypes import FLOATING, as_dtype
+from ..primitive import check_dtype, convert_inputs
+from ..tensor import Tensor
+from .shapes import broadcast_to, concat, expand_dims, getitem, integer_axes, one_axis
 
 
-def _shape(shape):
-    return tuple(int(d) for d in np.reshape(np.asarray(shape._value if isinstance(shape, Tensor) else shape), -1))
+def _shape(shape, op_name):
+    """``shape`` (a list, a tuple, an int or an integer tensor) as a tuple of sizes, checked."""
+    dims = integer_axes(shape, op_name, "shape")
+    if any(d < 0 for d in dims):
+        raise ValueError(f"{op_name}: sizes cannot be negative, got shape {dims}")
+    return dims
 
 
 def zeros(shape, dtype="float32"):
     """A tensor of ``shape`` filled with 0."""
-    return Tensor(np.zeros(_shape(shape), dtype=as_dtype(dtype).as_numpy_dtype))
+    return Tensor(np.zeros(_shape(shape, "zeros"), dtype=as_dtype(dtype).as_numpy_dtype))
 
 
 def ones(shape, dtype="float32"):
     """A tensor of ``shape`` filled with 1."""
-    return Tensor(np.ones(_shape(shape), dtype=as_dtype(dtype).as_numpy_dtype))
+    return Tensor(np.ones(_shape(shape, "ones"), dtype=as_dtype(dtype).as_numpy_dtype))
 
 
 def zeros_like(input, dtype=None):
     """Zeros with the shape (and, unless ``dtype`` is given, the dtype) of ``input``."""
-    x = convert_to_tensor(input)
+    (x,) = convert_inputs("zeros_like", input)
     return Tensor(np.zeros(x._value.shape, dtype=x._value.dtype if dtype is None else as_dtype(dtype).as_numpy_dtype))
 
 
 def ones_like(input, dtype=None):
     """Ones with the shape (and, unless ``dtype`` is given, the dtype) of ``input``."""
-    x = convert_to_tensor(input)
+    (x,) = convert_inputs("ones_like", input)
     return Tensor(np.ones(x._value.shape, dtype=x._value.dtype if dtype is None else as_dtype(dtype).as_numpy_dtype))
 
 
 def fill(dims, value):
-    """A tensor of shape ``dims`` with every element equal to ``value`` (whose dtype it takes).
+    """A tensor of shape ``dims`` with every element equal to the scalar ``value`` (whose dtype it takes).
+
+    It is ``broadcast_to(value, dims)``, so a watched ``value`` gets the sum
+    of the gradients of all the elements.
 
     >>> fill([2], 7.0).numpy()
     array([7., 7.], dtype=float32)
     """
-    return constant(value, shape=_shape(dims))
+    (x,) = convert_inputs("fill", value)
+    if x._value.ndim:
+        raise ValueError(f"fill: value must be a scalar, got shape {x._value.shape}; to repeat a tensor, use "
+                         f"mt.broadcast_to(value, shape) or mt.tile")
+    return broadcast_to(x, _shape(dims, "fill"))
 
 
 def range(start, limit=None, delta=1, dtype=None):  # noqa: A001  (TensorFlow's name)
@@ -58,7 +72,7 @@ def range(start, limit=None, delta=1, dtype=None):  # noqa: A001  (TensorFlow's 
     """
     if limit is None:
         start, limit = 0, start
-    args = [convert_to_tensor(a)._value if isinstance(a, Tensor) else a for a in (start, limit, delta)]
+    args = [a._value if isinstance(a, Tensor) else a for a in (start, limit, delta)]
     first, last, step = args
     if step == 0:
         raise ValueError(f"range: delta must not be 0 (it would count from {first} to {last} forever); "
@@ -70,24 +84,53 @@ def range(start, limit=None, delta=1, dtype=None):  # noqa: A001  (TensorFlow's 
                          f"start {first}; swap start and limit, or change the sign of delta")
     if dtype is None:
         dtype = "int32" if all(np.asarray(a).dtype.kind in "iu" for a in args) else "float32"
-    return Tensor(np.arange(*args).astype(as_dtype(dtype).as_numpy_dtype))
+    result = Tensor(np.arange(*args).astype(as_dtype(dtype).as_numpy_dtype))
+    return check_dtype("range", result, _RANGE)
+
+
+_RANGE = FLOATING | {np.dtype(np.int32), np.dtype(np.int64)}  # TensorFlow's kernels
 
 
 def linspace(start, stop, num, axis=0):
-    """``num`` evenly spaced values from ``start`` to ``stop``, both included.
+    """``num`` evenly spaced values from ``start`` to ``stop``, both included (TensorFlow's ``linspace_nd``).
+
+    Integers give floats (float64, or float32 for 8- and 16-bit ones), as
+    in TensorFlow. Built from ops as TensorFlow builds it, so a watched
+    ``start`` or ``stop`` gets its gradient: start, then ``start + delta * i``,
+    then stop exactly.
 
     >>> linspace(0.0, 1.0, 3).numpy()
     array([0. , 0.5, 1. ], dtype=float32)
     """
-    a, b = convert_to_tensor(start), convert_to_tensor(stop, dtype_hint=convert_to_tensor(start).dtype)
-    axis = one_axis(axis, np.broadcast(a._value, b._value).ndim + 1, "linspace")
-    return Tensor(np.linspace(a._value, b._value, int(num), axis=axis).astype(a._value.dtype))
+    from .elementwise import cast  # noqa: PLC0415  (elementwise ops are built on this module)
+
+    (a,) = convert_inputs("linspace", start)
+    (b,) = convert_inputs("linspace", stop) if isinstance(stop, Tensor) else convert_inputs("linspace", a, stop)[1:]
+    if b.dtype != a.dtype:
+        raise ValueError(f"linspace: start is {a.dtype.name} but stop is {b.dtype.name}; give both one dtype, "
+                         f"e.g. mt.cast(stop, mt.{a.dtype.name})")
+    count = np.asarray(num._value if isinstance(num, Tensor) else num)
+    if count.ndim or count.dtype.kind not in "iu":
+        raise TypeError(f"linspace: num must be an integer, got {num!r}")
+    count = int(count)
+    if count < 0:
+        raise ValueError(f"linspace: num must not be negative, got {count}")
+    shape = np.broadcast_shapes(a._value.shape, b._value.shape)
+    axis = one_axis(axis, len(shape) + 1, "linspace")
+    a, b = expand_dims(broadcast_to(a, shape), axis), expand_dims(broadcast_to(b, shape), axis)
+    steps = max(count - 1, 1)
+    delta = (b - a) / steps  # integers divide into floats
+    a, b = cast(a, delta.dtype), cast(b, delta.dtype)
+    inner = np.arange(1, steps, dtype=np.dtype(delta.dtype.as_numpy_dtype)).reshape(
+        [max(count - 2, 0) if d == axis else 1 for d in range(len(shape) + 1)])
+    values = concat([a, a + delta * inner, b], axis)
+    return getitem(values, (slice(None),) * axis + (slice(0, count),))
 
 
 def eye(num_rows, num_columns=None, dtype="float32"):
     """The identity matrix (ones on the diagonal)."""
-    return Tensor(np.eye(int(num_rows), None if num_columns is None else int(num_columns),
-                         dtype=as_dtype(dtype).as_numpy_dtype))
+    rows, columns = _shape([num_rows, num_rows if num_columns is None else num_columns], "eye")
+    return Tensor(np.eye(rows, columns, dtype=as_dtype(dtype).as_numpy_dtype))
 
 
 __all__ = ["zeros", "ones", "zeros_like", "ones_like", "fill", "range", "linspace", "eye"]

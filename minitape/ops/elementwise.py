@@ -27,20 +27,28 @@ tangent at 0 (a ``where`` after it masks that, as in reverse mode).
 
 import numpy as np
 
-from ..dtypes import as_dtype
-from ..primitive import Primitive, apply, broadcast_shape, convert_inputs, float_constant
+from ..dtypes import ALL, FLOATING, INTEGERS_AND_BOOL, NUMBERS, SIGNED, as_dtype
+from ..primitive import Primitive, apply, broadcast_shape, check_dtype, convert_inputs, float_constant
 from ..tensor import Tensor
 from .creation import zeros_like
-from .shapes import Broadcasting
+from .shapes import Broadcasting, one_axis
 
 
-def _float_input(op_name, x):
+# Performance (benchmarks/README.md): every op of this module takes every float dtype, so only other dtypes are
+# looked up; float32, the default, is recognised by identity, which is cheaper than reading `.kind`.
+_FLOAT32 = np.dtype(np.float32)
+
+
+def _input(op_name, x, allowed):
     if type(x) is not Tensor:
         (x,) = convert_inputs(op_name, x)
-    if x._value.dtype.kind != "f":
-        raise TypeError(f"{op_name}: expected a floating-point tensor, got {x.dtype.name}. "
-                        f"Convert it first, e.g. mt.cast(x, mt.float32).")
-    return x
+    dtype = x._value.dtype
+    return x if dtype is _FLOAT32 or dtype.kind == "f" else check_dtype(op_name, x, allowed)
+
+
+def _as_float(x):
+    """An integer tensor as TensorFlow's true division sees it: float32 for 8- and 16-bit integers, else float64."""
+    return cast(x, "float32" if x._value.dtype.itemsize <= 2 else "float64")
 
 
 def _stable_sigmoid(x):
@@ -52,7 +60,7 @@ def _stable_sigmoid(x):
 DECLARED = {}  # name -> op, in the order declared below: this module's elementwise ops (its __all__ starts so)
 
 
-def unary(name, forward, derivative, doc, keeps="inputs", floats_only=True, linear=False, gradient=None):
+def unary(name, forward, derivative, doc, keeps="inputs", dtypes=FLOATING, linear=False, gradient=None):
     """Declare the elementwise op ``name(x)``: its NumPy ``forward`` and its ``derivative``, once.
 
     ``derivative(s, y, x)`` is how a small change ``s`` of ``x`` moves the
@@ -61,36 +69,41 @@ def unary(name, forward, derivative, doc, keeps="inputs", floats_only=True, line
     tangent ``t`` of ``x``) and the VJP (``s`` is the gradient ``g`` of ``y``).
     ``linear`` ops take the op itself as their JVP. ``gradient(g, y, x)``,
     if given, replaces the VJP where TensorFlow's gradient differs from its
-    tangent (sqrt). ``doc`` becomes the op's docstring.
+    tangent (sqrt). ``dtypes`` are the dtypes it accepts (TensorFlow's:
+    :data:`~minitape.dtypes.FLOATING` for sin). ``doc`` becomes the op's docstring.
     """
     prim = Primitive(name, forward, vjp=[gradient or derivative], jvp="linear" if linear else [derivative],
                      keeps=keeps)
 
     def op(x):
-        x = _float_input(name, x) if floats_only else convert_inputs(name, x)[0]
-        return apply(prim, (x,))
+        return apply(prim, (_input(name, x, dtypes),))
 
     return _declared(op, name, prim, doc)
 
 
-def binary(name, forward, derivatives, doc, keeps="inputs", floats_only=False, linear=False):
+def binary(name, forward, derivatives, doc, keeps="inputs", dtypes=NUMBERS, linear=False, divides=False):
     """Declare the broadcasting elementwise op ``name(x, y)``, with one ``derivative(s, z, x, y)`` per input.
 
     As for :func:`unary`: ``derivatives[0]`` is ``s * dz/dx`` and
     ``derivatives[1]`` is ``s * dz/dy``, each both the JVP of its input and
     its VJP; :class:`~minitape.ops.shapes.Broadcasting` sums a gradient back
-    to its input's shape.
+    to its input's shape. An op that ``divides`` as TensorFlow's true
+    division does turns integers into floats first (:func:`_as_float`).
     """
     prim = Broadcasting(name, forward, vjp=list(derivatives), jvp="linear" if linear else list(derivatives),
                         keeps=keeps)
 
     def op(x, y):
-        if type(y) is float and type(x) is Tensor and x._value.dtype.kind == "f":
-            y = float_constant(y, x._value.dtype)  # `x * 0.5`: the commonest case, converted directly
-        elif type(x) is not Tensor or type(y) is not Tensor or x._value.dtype != y._value.dtype:
-            x, y = convert_inputs(name, x, y)
-        if floats_only:
-            _float_input(name, x)
+        if type(y) is float and type(x) is Tensor and ((dtype := x._value.dtype) is _FLOAT32 or dtype.kind == "f"):
+            y = float_constant(y, dtype)  # `x * 0.5`: the commonest case, converted directly
+        else:
+            if type(x) is not Tensor or type(y) is not Tensor or (dtype := x._value.dtype) != y._value.dtype:
+                x, y = convert_inputs(name, x, y)
+                dtype = x._value.dtype
+            if dtype is not _FLOAT32 and dtype.kind != "f":
+                check_dtype(name, x, dtypes)
+                if divides and dtype.kind in "iu":
+                    x, y = _as_float(x), _as_float(y)
         try:
             return apply(prim, (x, y))
         except ValueError:  # checked only on failure: most calls have compatible shapes
@@ -116,8 +129,8 @@ def in_tf_math():
 # One line per op: name, NumPy forward, derivative (s times the local derivative), docstring. The derivatives use
 # the ops of this module, including ones declared further down: they run only when a derivative is computed.
 negative = unary("negative", np.negative, lambda s, y, x: -s, "-x, elementwise.",
-                 keeps="nothing", floats_only=False, linear=True)
-square = unary("square", np.square, lambda s, y, x: s * (2.0 * x), "x * x, elementwise.", floats_only=False)
+                 keeps="nothing", dtypes=SIGNED, linear=True)
+square = unary("square", np.square, lambda s, y, x: s * (2.0 * x), "x * x, elementwise.", dtypes=NUMBERS)
 # TensorFlow's gradient of sqrt is 0 wherever g is 0 (multiply_no_nan, see above); its tangent is 0.5 * (t / y),
 # NaN for a zero tangent at 0.
 sqrt = unary("sqrt", np.sqrt, lambda s, y, x: 0.5 * (s / y), "The square root, elementwise.", keeps="output",
@@ -136,20 +149,21 @@ tanh = unary("tanh", np.tanh, lambda s, y, x: s * (1.0 - y * y), "Hyperbolic tan
 sigmoid = unary("sigmoid", _stable_sigmoid, lambda s, y, x: s * y * (1.0 - y),
                 "1 / (1 + e ** -x), computed without overflow.", keeps="output")
 abs = unary("abs", np.abs, lambda s, y, x: s * sign(x), "|x|; its gradient at 0 is 0.",  # noqa: A001
-            floats_only=False)
+            dtypes=SIGNED)
 sign = unary("sign", np.sign, lambda s, y, x: zeros_like(s), "-1, 0 or 1; its gradient is 0 everywhere.",
-             keeps="nothing", floats_only=False)
-relu = unary("relu", lambda x: np.maximum(x, 0), lambda s, y, x: where(y > 0, s, 0.0),
-             "max(x, 0); its gradient at 0 is 0.", keeps="output")
+             keeps="nothing", dtypes=SIGNED)
+relu = unary("relu", lambda x: np.maximum(x, x.dtype.type(0)), lambda s, y, x: where(y > 0, s, 0.0),
+             "max(x, 0); its gradient at 0 is 0.", keeps="output", dtypes=NUMBERS)
 
 add = binary("add", np.add, (lambda s, z, x, y: s, lambda s, z, x, y: s), "x + y, broadcasting like NumPy.",
              linear=True)
 subtract = binary("subtract", np.subtract, (lambda s, z, x, y: s, lambda s, z, x, y: -s),
                   "x - y, broadcasting like NumPy.", linear=True)
 multiply = binary("multiply", np.multiply, (lambda s, z, x, y: s * y, lambda s, z, x, y: x * s),
-                  "x * y, broadcasting like NumPy.")
+                  "x * y, broadcasting like NumPy (for booleans: and).", dtypes=ALL)
 divide = binary("divide", np.true_divide, (lambda s, z, x, y: s / y, lambda s, z, x, y: s * (-x / y / y)),
-                "x / y (true division), broadcasting like NumPy.")
+                "x / y (true division), broadcasting like NumPy. Integers are divided as floats: float32 for "
+                "8- and 16-bit ones, float64 for the others, as in TensorFlow.", divides=True)
 
 
 def _multiply_no_nan(x, y):
@@ -167,13 +181,13 @@ multiply_no_nan = binary("multiply_no_nan", _multiply_no_nan,
                          (lambda s, z, x, y: multiply_no_nan(s, y), lambda s, z, x, y: multiply_no_nan(x, s)),
                          "x * y, but 0 wherever y is 0, even where x is inf or NaN.\n\n"
                          "    >>> multiply_no_nan([float('inf'), 2.0], [0.0, 3.0]).numpy()\n"
-                         "    array([0., 6.], dtype=float32)", floats_only=True)
+                         "    array([0., 6.], dtype=float32)", dtypes=FLOATING)
 divide_no_nan = binary("divide_no_nan", _divide_no_nan,
                        (lambda s, z, x, y: divide_no_nan(s, y),
                         lambda s, z, x, y: s * divide_no_nan(divide_no_nan(-x, y), y)),
                        "x / y, but 0 wherever y is 0.\n\n"
                        "    >>> divide_no_nan([1.0, 0.0, 3.0], [0.0, 0.0, 2.0]).numpy()\n"
-                       "    array([0. , 0. , 1.5], dtype=float32)", floats_only=True)
+                       "    array([0. , 0. , 1.5], dtype=float32)", divides=True)
 maximum = binary("maximum", np.maximum,  # a tie sends the gradient to x, as in TensorFlow
                  (lambda s, z, x, y: where(x >= y, s, 0.0), lambda s, z, x, y: where(x >= y, 0.0, s)),
                  "The larger of x and y; on a tie the gradient goes to x.")
@@ -188,9 +202,35 @@ def _log_where_positive(x):
     return where(positive, log(where(positive, x, 1.0)), 0.0)
 
 
-pow = binary("pow", np.power,  # noqa: A001  (TensorFlow's name)
+def _power(x, y):
+    if x.dtype.kind in "iu" and np.any(y < 0):
+        raise ValueError("pow: an integer to a negative power is not an integer; convert to floats first, e.g. "
+                         "mt.cast(x, mt.float32)")
+    return np.power(x, y)
+
+
+pow = binary("pow", _power,  # noqa: A001  (TensorFlow's name)
              (lambda s, z, x, y: s * y * x ** (y - 1.0), lambda s, z, x, y: s * z * _log_where_positive(x)),
-             "x ** y; the gradient for y uses log(x), taken as 0 where x <= 0.", keeps="both")
+             "x ** y; the gradient for y uses log(x), taken as 0 where x <= 0.", keeps="both", dtypes=SIGNED)
+
+
+def _integer_division(numpy_fn):
+    """``numpy_fn`` (floor division or its remainder), refusing an integer division by zero as TensorFlow does."""
+    def forward(x, y):
+        if x.dtype.kind in "iu" and not np.all(y):
+            raise ValueError("integer division by zero: a divisor is 0 (for floats the result would be inf or NaN; "
+                             "for integers there is none)")
+        return numpy_fn(x, y)
+    return forward
+
+
+# floordiv(x, y) is a step function, so it has no gradient (None, as in TensorFlow); floormod(x, y) is
+# x - floordiv(x, y) * y, whose slope is 1 in x and -floordiv(x, y) in y between the steps.
+floormod = binary("floormod", _integer_division(np.mod),
+                  (lambda s, z, x, y: s, lambda s, z, x, y: s * -floordiv(x, y)),
+                  "x % y: the remainder of the floor division, with the sign of y (as Python's %).\n\n"
+                  "    >>> floormod([7, -7], 3).numpy()\n"
+                  "    array([1, 2], dtype=int32)")
 
 
 def squared_difference(x, y):
@@ -199,7 +239,12 @@ def squared_difference(x, y):
     >>> squared_difference(0.75, 0.5).numpy()
     np.float32(0.0625)
     """
+    x, y = convert_inputs("squared_difference", x, y)
+    check_dtype("squared_difference", x, _SQUARED_DIFFERENCE)
     return square(subtract(x, y))
+
+
+_SQUARED_DIFFERENCE = FLOATING | {np.dtype(np.int32), np.dtype(np.int64)}  # TensorFlow's kernels
 
 
 # -- where and clipping -----------------------------------------------------------------------
@@ -264,50 +309,94 @@ def cast(x, dtype):
     array([ 1, -1], dtype=int32)
     """
     (x,) = convert_inputs("cast", x)
-    dtype = as_dtype(dtype).as_numpy_dtype
+    try:
+        dtype = as_dtype(dtype).as_numpy_dtype
+    except TypeError as e:
+        raise TypeError(f"cast: {e}") from None
     if x._value.dtype == dtype:
         return x
     return apply(_cast, (x,), {"dtype": dtype})
 
 
-# -- functions without a gradient: comparisons, rounding, argmax ---------------------------------
-def _no_gradient(name, numpy_fn, doc):
-    """A NumPy function lifted to tensors; its result is a constant to every tape."""
+# -- functions without a gradient: comparisons, logic, rounding, argmax ----------------------------
+def _no_gradient(name, numpy_fn, doc, dtypes=NUMBERS):
+    """A NumPy function of two tensors lifted to tensors; its result is a constant to every tape."""
     def op(x, y):
         x, y = convert_inputs(name, x, y)
+        check_dtype(name, x, dtypes)
         if x._value.shape != y._value.shape:
             broadcast_shape(name, x._value.shape, y._value.shape)
         return Tensor(numpy_fn(x._value, y._value))
 
     op.__name__ = op.__qualname__ = name
-    op.__doc__ = doc + " Elementwise, with a boolean result (no gradient)."
+    op.__doc__ = doc + " Elementwise, broadcasting like NumPy; no gradient."
     return op
 
 
-equal = _no_gradient("equal", np.equal, "x == y.")
-not_equal = _no_gradient("not_equal", np.not_equal, "x != y.")
-less = _no_gradient("less", np.less, "x < y.")
-less_equal = _no_gradient("less_equal", np.less_equal, "x <= y.")
-greater = _no_gradient("greater", np.greater, "x > y.")
-greater_equal = _no_gradient("greater_equal", np.greater_equal, "x >= y.")
+equal = _no_gradient("equal", np.equal, "x == y, a boolean tensor.", dtypes=ALL)
+not_equal = _no_gradient("not_equal", np.not_equal, "x != y, a boolean tensor.", dtypes=ALL)
+less = _no_gradient("less", np.less, "x < y, a boolean tensor.")
+less_equal = _no_gradient("less_equal", np.less_equal, "x <= y, a boolean tensor.")
+greater = _no_gradient("greater", np.greater, "x > y, a boolean tensor.")
+greater_equal = _no_gradient("greater_equal", np.greater_equal, "x >= y, a boolean tensor.")
+floordiv = _no_gradient("floordiv", _integer_division(np.floor_divide),
+                        "x // y: rounded down (7 // 2 is 3, -7 // 2 is -4), in the dtype of x and y.")
+_BOOL = frozenset({np.dtype(np.bool_)})
+logical_and = _no_gradient("logical_and", np.logical_and, "x and y, for booleans.", dtypes=_BOOL)
+logical_or = _no_gradient("logical_or", np.logical_or, "x or y, for booleans.", dtypes=_BOOL)
+logical_xor = _no_gradient("logical_xor", np.logical_xor, "x xor y (one but not both), for booleans.", dtypes=_BOOL)
+# The operators &, |, ^ and ~: logical for booleans, bitwise for integers (as in TensorFlow and NumPy).
+bitwise_and = _no_gradient("bitwise_and", np.bitwise_and, "x & y: and, bit by bit (for booleans: and).",
+                           dtypes=INTEGERS_AND_BOOL)
+bitwise_or = _no_gradient("bitwise_or", np.bitwise_or, "x | y: or, bit by bit (for booleans: or).",
+                          dtypes=INTEGERS_AND_BOOL)
+bitwise_xor = _no_gradient("bitwise_xor", np.bitwise_xor, "x ^ y: xor, bit by bit (for booleans: xor).",
+                           dtypes=INTEGERS_AND_BOOL)
+
+
+def logical_not(x):
+    """not x, for booleans; no gradient."""
+    (x,) = convert_inputs("logical_not", x)
+    return Tensor(np.logical_not(check_dtype("logical_not", x, _BOOL)._value))
+
+
+def invert(x):
+    """~x: every bit flipped (for booleans: not); no gradient."""
+    (x,) = convert_inputs("invert", x)
+    return Tensor(np.invert(check_dtype("invert", x, INTEGERS_AND_BOOL)._value))
 
 
 def round(x):  # noqa: A001  (TensorFlow's name)
     """Round to the nearest integer, halves to even (as TF and NumPy do). No gradient: the result
     is a constant to every tape (see the custom-gradients lesson for a straight-through estimator)."""
-    return Tensor(np.round(convert_inputs("round", x)[0]._value))
+    (x,) = convert_inputs("round", x)
+    return Tensor(np.round(check_dtype("round", x, NUMBERS)._value))
 
 
-def argmax(input, axis=None, output_type="int64"):
-    """The index of the largest element along ``axis`` (default 0). No gradient."""
-    values = convert_inputs("argmax", input)[0]._value
-    return Tensor(np.asarray(np.argmax(values, axis=axis or 0)).astype(as_dtype(output_type).as_numpy_dtype))
+def _arg_extreme(name, numpy_fn, nan_as):
+    def op(input, axis=None, output_type="int64"):
+        (x,) = convert_inputs(name, input)
+        values = x._value
+        axis = one_axis(0 if axis is None else axis, values.ndim, name)
+        if values.shape[axis] == 0:
+            raise ValueError(f"{name}: axis {axis} of the tensor of shape {values.shape} is empty, so it has no "
+                             f"{'largest' if name == 'argmax' else 'smallest'} element")
+        if values.dtype.kind == "f":  # TensorFlow skips NaN (an all-NaN slice gives 0); NumPy would pick it
+            values = np.where(np.isnan(values), values.dtype.type(nan_as), values)
+        return Tensor(np.asarray(numpy_fn(values, axis=axis)).astype(as_dtype(output_type).as_numpy_dtype))
+
+    op.__name__ = op.__qualname__ = name
+    return op
 
 
-def argmin(input, axis=None, output_type="int64"):
-    """The index of the smallest element along ``axis`` (default 0). No gradient."""
-    values = convert_inputs("argmin", input)[0]._value
-    return Tensor(np.asarray(np.argmin(values, axis=axis or 0)).astype(as_dtype(output_type).as_numpy_dtype))
+argmax = _arg_extreme("argmax", np.argmax, -np.inf)
+argmax.__doc__ = """The index of the largest element along ``axis`` (default 0), skipping NaN. No gradient.
+
+    >>> argmax([1.0, float("nan"), 3.0]).numpy()
+    np.int64(2)
+    """
+argmin = _arg_extreme("argmin", np.argmin, np.inf)
+argmin.__doc__ = "The index of the smallest element along ``axis`` (default 0), skipping NaN. No gradient."
 
 
 # -- softplus, and add_n -----------------------------------------------------------------------------
@@ -349,4 +438,5 @@ def add_n(inputs, name=None):
 
 
 __all__ = [*DECLARED, "add_n", "squared_difference", "where", "clip_by_value", "cast", "equal", "not_equal", "less",
-           "less_equal", "greater", "greater_equal", "round", "argmax", "argmin"]
+           "less_equal", "greater", "greater_equal", "floordiv", "logical_and", "logical_or", "logical_xor",
+           "logical_not", "round", "argmax", "argmin"]  # bitwise_* and invert: the operators &, |, ^ and ~ only

@@ -35,8 +35,8 @@ import warnings
 
 import numpy as np
 
-from ..dtypes import as_dtype
-from ..primitive import Primitive, apply, broadcast_shape, convert_inputs
+from ..dtypes import FLOATING, as_dtype
+from ..primitive import Primitive, apply, broadcast_shape, check_dtype, convert_inputs
 from ..tensor import Tensor, convert_to_tensor
 from .creation import eye, ones, zeros_like
 from .elementwise import cast, log
@@ -68,6 +68,9 @@ _matmul = Broadcasting(
          lambda t, c, a, b, transpose_a, transpose_b: matmul(a, t, transpose_a, transpose_b)])
 
 
+_MATMUL = FLOATING | {np.dtype(np.int32), np.dtype(np.int64)}  # TensorFlow's kernels
+
+
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False, a_is_sparse=False,
            b_is_sparse=False, output_type=None, grad_a=False, grad_b=False, name=None):
     """The matrix product of ``a`` and ``b`` (rank 2 or more; leading dimensions are batches).
@@ -90,6 +93,8 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     a, b = convert_inputs("matmul", a, b)
     if output_type is not None:
         a, b = _widened("matmul", a, b, output_type)
+    if a._value.dtype.kind != "f":  # every float is allowed: only others are looked up
+        check_dtype("matmul", a, _MATMUL)
     sa, sb = a._value.shape, b._value.shape
     if len(sa) < 2 or len(sb) < 2:
         raise ValueError(f"matmul: both inputs need at least 2 dimensions, got shapes {sa} and {sb}; "

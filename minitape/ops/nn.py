@@ -7,7 +7,8 @@ chain of exp/sum/log ops whose gradient would overflow for large logits.
 
 import numpy as np
 
-from ..primitive import Primitive, apply, convert_inputs
+from ..dtypes import FLOATING
+from ..primitive import Primitive, apply, check_dtype, convert_inputs
 from ..tensor import Tensor, convert_to_tensor
 from .elementwise import cast, exp, sigmoid, where
 from .indexing import gather
@@ -16,11 +17,15 @@ from .shapes import concat, expand_dims, one_axis
 
 
 def _log_softmax(x, axis):
+    if x.size == 0:  # no logits (a (2, 0) batch): nothing to normalise
+        return x
     shifted = x - np.max(x, axis=axis, keepdims=True)
     return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
 
 
 def _softmax(x, axis):
+    if x.size == 0:
+        return x
     e = np.exp(x - np.max(x, axis=axis, keepdims=True))
     return e / np.sum(e, axis=axis, keepdims=True)
 
@@ -38,8 +43,11 @@ _log_softmax_prim = Primitive(
 def _float_logits(op_name, logits, axis):
     (x,) = convert_inputs(op_name, logits)
     if x._value.dtype.kind != "f":
-        raise TypeError(f"{op_name}: logits must be floating-point, got {x.dtype.name}")
-    return x, one_axis(axis, max(x._value.ndim, 1), op_name)
+        check_dtype(op_name, x, FLOATING)
+    if x._value.ndim == 0:
+        raise ValueError(f"{op_name}: the logits are a scalar; give them at least one axis to normalise over, "
+                         f"e.g. mt.reshape(logits, [1])")
+    return x, one_axis(-1 if axis is None else axis, x._value.ndim, op_name)  # axis=None is the last, as in TF
 
 
 def softmax(logits, axis=-1):

@@ -8,21 +8,30 @@ of a product ``g`` times the product of the *other* elements.
 
 import numpy as np
 
-from ..primitive import Primitive, apply, convert_inputs
+from ..dtypes import FLOATING, NUMBERS
+from ..primitive import Primitive, apply, check_dtype, convert_inputs
 from ..tensor import Tensor
-from .elementwise import abs, cast, divide_no_nan, equal, maximum, sqrt, where  # noqa: A004
-from .elementwise import exp
-from .shapes import broadcast_to, integer_axes, one_axis, reshape, transpose
+from .creation import zeros_like
+from .elementwise import abs, cast, divide_no_nan, equal, exp, maximum, pow, sqrt, where  # noqa: A004
+from .shapes import broadcast_to, expand_dims, integer_axes, one_axis, reshape, squeeze, transpose
 
 
 def _axes(axis, ndim, op_name):
-    """``axis`` (None, an int or a list) as a sorted tuple of non-negative axes."""
+    """``axis`` (None, an int or a list of distinct ints) as a sorted tuple of non-negative axes.
+
+    >>> _axes([1, -3], 3, "reduce_sum")
+    (0, 1)
+    """
     if axis is None:
         return tuple(range(ndim))
     axes = integer_axes(axis, op_name)
-    if any(not -ndim <= a < max(ndim, 1) for a in axes):
-        raise ValueError(f"{op_name}: axis {axis} is out of range for a tensor with {ndim} dimensions")
-    return tuple(sorted({int(a) % max(ndim, 1) for a in axes})) if ndim else ()
+    if any(not -ndim <= a < ndim for a in axes):
+        where = "a scalar has no axes" if ndim == 0 else f"use -{ndim} to {ndim - 1}"
+        raise ValueError(f"{op_name}: axis {axis} is out of range for a tensor with {ndim} dimensions ({where})")
+    positive = [int(a) % ndim for a in axes]
+    if len(set(positive)) < len(positive):
+        raise ValueError(f"{op_name}: axis {axis} names the same dimension twice; name each one once")
+    return tuple(sorted(positive))
 
 
 def _kept_shape(x, axes):
@@ -47,9 +56,23 @@ def _numpy_sum(x, axis, keepdims):
 
 
 def _numpy_mean(x, axis, keepdims):
-    if x.dtype.kind in "iu":  # TensorFlow's integer mean is an integer: the sum divided, rounded down
-        return _numpy_sum(x, axis, keepdims) // x.dtype.type(np.prod([x.shape[a] for a in axis]))
+    if x.dtype.kind in "iu":
+        # TensorFlow's integer mean is an integer: the exact sum (no wrapping), divided and rounded toward zero
+        total = np.sum(x, axis=axis, keepdims=keepdims, dtype=np.int64 if x.dtype.kind == "i" else np.uint64)
+        count = total.dtype.type(max(int(np.prod([x.shape[a] for a in axis])), 1))
+        return (np.sign(total) * (np.abs(total) // count)).astype(x.dtype)
     return np.mean(x, axis=axis, keepdims=keepdims)
+
+
+def _numpy_extreme(numpy_fn, empty):
+    """np.max or np.min; over no elements, the smallest (largest) value of the dtype, as in TensorFlow."""
+    def forward(x, axis, keepdims):
+        if x.size:
+            return numpy_fn(x, axis=axis, keepdims=keepdims)
+        limits = np.finfo(x.dtype) if x.dtype.kind == "f" else np.iinfo(x.dtype)
+        initial = {"min": -np.inf, "max": np.inf}[empty] if x.dtype.kind == "f" else getattr(limits, empty)
+        return numpy_fn(x, axis=axis, keepdims=keepdims, initial=initial)
+    return forward
 
 
 def _extreme_vjp(g, y, x, axis, keepdims):
@@ -72,6 +95,8 @@ def _product_of_others(x, axes):
     length n; an exclusive cumulative product from each end, multiplied,
     leaves out exactly the element itself.
     """
+    if x._value.size == 0:
+        return zeros_like(x)  # no elements, no others
     rest = tuple(a for a in range(x._value.ndim) if a not in axes)
     moved = transpose(x, axes + rest)
     flat = reshape(moved, (_count(x, axes), -1))
@@ -85,10 +110,13 @@ _reduce_sum = Primitive("reduce_sum", _numpy_sum,
 _reduce_mean = Primitive("reduce_mean", _numpy_mean,
                          vjp=[lambda g, y, x, axis, keepdims: _spread(g, x, axis, keepdims) / float(_count(x, axis))],
                          jvp="linear")
-_reduce_max = Primitive("reduce_max", np.max, keeps="both", vjp=[_extreme_vjp], jvp=[_extreme_jvp])
-_reduce_min = Primitive("reduce_min", np.min, keeps="both", vjp=[_extreme_vjp], jvp=[_extreme_jvp])
+# Over no elements (an empty axis), max is the dtype's smallest value (-inf for floats), min its largest.
+_reduce_max = Primitive("reduce_max", _numpy_extreme(np.max, "min"), keeps="both", vjp=[_extreme_vjp],
+                        jvp=[_extreme_jvp])
+_reduce_min = Primitive("reduce_min", _numpy_extreme(np.min, "max"), keeps="both", vjp=[_extreme_vjp],
+                        jvp=[_extreme_jvp])
 _reduce_prod = Primitive(
-    "reduce_prod", lambda x, axis, keepdims: np.prod(x, axis=axis, keepdims=keepdims),
+    "reduce_prod", lambda x, axis, keepdims: np.prod(x, axis=axis, keepdims=keepdims, dtype=x.dtype),
     vjp=[lambda g, y, x, axis, keepdims: _spread(g, x, axis, keepdims) * _product_of_others(x, axis)],
     jvp=[lambda t, y, x, axis, keepdims: reduce_sum(t * _product_of_others(x, axis), axis, keepdims)])
 
@@ -96,11 +124,9 @@ _reduce_prod = Primitive(
 def _reduction(name, prim, what):
     def op(input_tensor, axis=None, keepdims=False):
         (x,) = convert_inputs(name, input_tensor)
-        if x._value.dtype == np.bool_:
-            raise TypeError(f"{name}: booleans cannot be reduced; cast them first, e.g. mt.cast(x, mt.float32)")
+        if x._value.dtype.kind != "f":  # every float is allowed: only others are looked up
+            check_dtype(name, x, NUMBERS)
         axes = _axes(axis, x._value.ndim, name)
-        if name in ("reduce_max", "reduce_min") and x._value.size == 0:
-            raise ValueError(f"{name}: the tensor of shape {x._value.shape} is empty: it has no {what}")
         return apply(prim, (x,), {"axis": axes, "keepdims": bool(keepdims)})
 
     op.__name__ = op.__qualname__ = name
@@ -123,7 +149,7 @@ def _cumulative(numpy_fn, identity):
         if reverse:
             x = np.flip(x, axis)
         out = numpy_fn(x, axis=axis, dtype=x.dtype)
-        if exclusive:  # shift by one: element i gets the result of elements before i
+        if exclusive and out.shape[axis]:  # shift by one: element i gets the result of elements before i
             out = np.concatenate([np.full_like(np.take(out, [0], axis), identity),
                                   np.take(out, np.arange(out.shape[axis] - 1), axis)], axis)
         return np.flip(out, axis) if reverse else out
@@ -150,6 +176,7 @@ def cumsum(x, axis=0, exclusive=False, reverse=False):
     ``reverse`` sums from the end.
     """
     (x,) = convert_inputs("cumsum", x)
+    check_dtype("cumsum", x, NUMBERS)
     return apply(_cumsum, (x,), {"axis": one_axis(axis, x._value.ndim, "cumsum"),
                                 "exclusive": bool(exclusive), "reverse": bool(reverse)})
 
@@ -157,40 +184,114 @@ def cumsum(x, axis=0, exclusive=False, reverse=False):
 def cumprod(x, axis=0, exclusive=False, reverse=False):
     """Running products along ``axis``: [a, b, c] gives [a, ab, abc] (options as in :func:`cumsum`)."""
     (x,) = convert_inputs("cumprod", x)
+    check_dtype("cumprod", x, NUMBERS)
     return apply(_cumprod, (x,), {"axis": one_axis(axis, x._value.ndim, "cumprod"),
                                  "exclusive": bool(exclusive), "reverse": bool(reverse)})
 
 
+# -- the spectral norm ------------------------------------------------------------------------
+# The largest singular value s of a matrix X = sum_i s_i u_i v_i^T changes by u^T dX v when X changes by dX
+# (u, v: its singular vectors), so its gradient is g u v^T and its tangent u^T T v. The direction u v^T is
+# computed with NumPy's SVD, so its own derivative (the spectral norm's second derivative) is not available.
+def _top_singular_direction(x):
+    u, _, vh = np.linalg.svd(x)
+    return u[..., :, :1] @ vh[..., :1, :]
+
+
+def _no_second_derivative(*args, **attrs):
+    raise NotImplementedError("norm(ord=2) over two axes (the spectral norm): minitape has its first derivative "
+                              "only; for second derivatives use the Frobenius norm (ord='fro') or "
+                              "mt.sqrt of the largest eigenvalue you compute yourself")
+
+
+_spectral_direction = Primitive("spectral_direction", _top_singular_direction, keeps="nothing",
+                                vjp=[_no_second_derivative], jvp=[_no_second_derivative])
+_spectral_norm = Primitive(
+    "spectral_norm", lambda x: np.linalg.svd(x, compute_uv=False)[..., 0],
+    vjp=[lambda g, y, x: expand_dims(expand_dims(g, -1), -1) * apply(_spectral_direction, (x,))],
+    jvp=[lambda t, y, x: reduce_sum(t * apply(_spectral_direction, (x,)), axis=[-2, -1])])
+
+
 # -- built from the ops above --------------------------------------------------------------------
+_MATRIX_ORDS, _VECTOR_ORDS = ("euclidean", "fro", 1, 2, np.inf), ("euclidean", 1, 2, np.inf)
+
+
+def _norm_order(ord, matrix):
+    """``ord`` checked as TensorFlow checks it: matrix norms 'euclidean', 'fro', 1, 2 and inf; vector p-norms
+    for any p > 0 (and 'euclidean')."""
+    if matrix:
+        if not any(ord == o and type(ord) is not bool for o in _MATRIX_ORDS):
+            raise ValueError(f"norm: ord={ord!r} is not a matrix norm minitape (or TensorFlow) has; use "
+                             f"'euclidean' (or 'fro'), 1, 2 or np.inf over two axes")
+    elif isinstance(ord, str) or isinstance(ord, bool) or not ord > 0:
+        if ord not in _VECTOR_ORDS:
+            raise ValueError(f"norm: ord={ord!r} is not a vector norm; use 'euclidean', np.inf or a number p > 0 "
+                             f"(the p-norm); 'fro' is for matrices (two axes)")
+
+
 def norm(tensor, ord="euclidean", axis=None, keepdims=False):
-    """The vector norm of the elements along ``axis``: ``"euclidean"`` (or 2), 1 or ``np.inf``.
+    """The norm of ``tensor``: a vector norm along one axis (or over all elements), a matrix norm over two.
+
+    Vector norms: ``"euclidean"`` (or 2), 1, ``np.inf``, or any p > 0
+    (``(sum |x|**p) ** (1/p)``). Matrix norms (``axis`` a pair): the
+    Frobenius norm (``"euclidean"`` or ``"fro"``), 1 (the largest column
+    sum), ``np.inf`` (the largest row sum) and 2 (the largest singular
+    value), as in TensorFlow.
 
     The Euclidean norm has no slope at 0: its gradient there is NaN, as in
     TensorFlow, unless no gradient arrives (``g = 0``, e.g. through a
     ``where`` that masks the norm out), which gives 0. So a norm whose
     gradient at 0 is 0 is ``where(n2 > 0, sqrt(n2), 0.0)`` with
     ``n2 = reduce_sum(x * x)``.
+
+    >>> norm([[1.0, -2.0], [3.0, 4.0]], ord=1, axis=[0, 1]).numpy()  # the largest column sum
+    np.float32(6.0)
     """
     (x,) = convert_inputs("norm", tensor)
-    if ord in ("euclidean", "fro", 2):
-        return sqrt(reduce_sum(x * x, axis, keepdims))
-    if ord == 1:
-        return reduce_sum(abs(x), axis, keepdims)
-    if ord == np.inf:
-        return reduce_max(abs(x), axis, keepdims)
-    raise ValueError(f"norm: ord={ord!r} is not supported; use 'euclidean', 1 or np.inf")
+    check_dtype("norm", x, FLOATING)
+    matrix = isinstance(axis, (tuple, list)) and len(axis) == 2
+    if matrix:
+        axes = _axes(axis, x._value.ndim, "norm")  # also refuses the same axis twice
+        axis = tuple(int(a) % x._value.ndim for a in axis)  # in the caller's order: it matters for 1 and inf
+    elif axis is not None and (isinstance(axis, (tuple, list)) or np.ndim(axis) != 0):
+        raise ValueError(f"norm: axis must be None, an integer, or a pair of distinct integers, got {axis!r}")
+    else:
+        axes = _axes(axis, x._value.ndim, "norm")
+    _norm_order(ord, matrix)
+    if ord in ("euclidean", "fro") or (ord == 2 and not matrix):
+        return sqrt(reduce_sum(x * x, axes, keepdims))
+    if not matrix:
+        if ord == 1:
+            return reduce_sum(abs(x), axes, keepdims)
+        if ord == np.inf:
+            return reduce_max(abs(x), axes, keepdims)
+        return pow(reduce_sum(pow(abs(x), float(ord)), axes, keepdims), 1.0 / ord)  # a p-norm
+    if ord == 2:  # the spectral norm: the two axes last, then the largest singular value of each matrix
+        rest = tuple(a for a in range(x._value.ndim) if a not in axis)
+        largest = apply(_spectral_norm, (transpose(x, rest + axis),))
+        return reshape(largest, _kept_shape(x, axes)) if keepdims else largest
+    # 1: the largest sum of |x| down axis[0]; inf: the largest sum along axis[1] (column and row sums of a matrix)
+    inner, outer = (axis[0], axis[1]) if ord == 1 else (axis[1], axis[0])
+    result = reduce_max(reduce_sum(abs(x), inner, keepdims=True), outer, keepdims=True)
+    return result if keepdims else squeeze(result, axes)
 
 
 def clip_by_norm(t, clip_norm, axes=None):
     """``t`` scaled down so that its Euclidean norm (over ``axes``) is at most ``clip_norm``.
 
     A zero ``t`` stays zero, with a finite gradient: the norm is taken only
-    where the sum of squares is positive.
+    where the sum of squares is positive. A negative ``clip_norm`` is taken
+    as 0, as in TensorFlow.
 
     >>> clip_by_norm([3.0, 4.0], 1.0).numpy()
     array([0.6, 0.8], dtype=float32)
     """
     (t,) = convert_inputs("clip_by_norm", t)
+    check_dtype("clip_by_norm", t, FLOATING)
+    if isinstance(clip_norm, (int, float)):
+        clip_norm = float(max(clip_norm, 0))
+    else:
+        clip_norm = maximum(cast(convert_inputs("clip_by_norm", clip_norm)[0], t.dtype), 0.0)
     sum_sq = reduce_sum(t * t, axes, keepdims=True)
     positive = sum_sq > 0
     l2 = where(positive, sqrt(where(positive, sum_sq, 1.0)), sum_sq)

@@ -9,35 +9,46 @@ each other, ``getitem`` and ``_scatter`` undo each other.
 import numpy as np
 
 from ..dtypes import as_dtype
-from ..primitive import Primitive, apply, convert_inputs
-from ..tensor import Tensor, convert_to_tensor
+from ..primitive import Primitive, apply, convert_input, convert_inputs
+from ..tensor import Tensor, Variable, convert_to_tensor, holds_tensors
 
 
-def _input(x):
-    return convert_inputs("op", x)[0]
+def _input(x, op_name):
+    return convert_inputs(op_name, x)[0]
 
 
 # -- axes -----------------------------------------------------------------------------------------
-def integer_axes(axis, op_name):
+def _integers(shape, op_name, what):
+    """``shape`` as a tuple of ints: as it is if it already is one (the shapes rules pass), else checked."""
+    if type(shape) is tuple and all(type(d) is int for d in shape):
+        return shape
+    return integer_axes(shape, op_name, what)
+
+
+def integer_axes(axis, op_name, what="axis"):
     """``axis`` (an int, a list of ints or an integer tensor) as a flat tuple of ints.
 
     A float axis is a TypeError, even 1.0, as in TensorFlow: truncating 1.9
-    to 1 would silently pick a dimension nobody asked for.
+    to 1 would silently pick a dimension nobody asked for. The same goes for
+    the other lists of integers an op takes (``what``: a shape, multiples, a perm).
 
     >>> integer_axes([0, -1], "reduce_sum")
     (0, -1)
     """
     values = np.asarray(axis._value if isinstance(axis, Tensor) else axis)
     if values.size and values.dtype.kind not in "iu":
-        raise TypeError(f"{op_name}: axis must be an integer or a list of integers, got {axis!r}")
+        raise TypeError(f"{op_name}: {what} must be an integer or a list of integers, got {axis!r}")
     return tuple(int(a) for a in values.reshape(-1))
 
 
 def one_axis(axis, ndim, op_name):
     """``axis`` as a single non-negative axis of a tensor with ``ndim`` dimensions (-1 is the last)."""
     axes = integer_axes(axis, op_name)
-    if len(axes) != 1:
-        raise TypeError(f"{op_name}: axis must be a single integer, got {axis!r}")
+    if not isinstance(axis, (int, np.integer)) and np.ndim(axis._value if isinstance(axis, Tensor) else axis) != 0:
+        raise ValueError(f"{op_name}: axis must be a single integer, got {axis!r}")
+    if ndim == 0:
+        raise ValueError(f"{op_name}: axis {axes[0]} is out of range: the tensor is a scalar, which has no axes "
+                         f"(give it one first, e.g. mt.reshape(x, [1]))")
     if not -ndim <= axes[0] < ndim:
         raise ValueError(f"{op_name}: axis {axes[0]} is out of range for tensors with {ndim} "
                          f"dimension{'s' if ndim != 1 else ''} (use -{ndim} to {ndim - 1})")
@@ -52,7 +63,26 @@ _identity = Primitive("identity", lambda x: x, keeps="nothing",
 
 def identity(input):
     """A new tensor with the same value (and, unlike ``y = x``, its own place on the tape)."""
-    return apply(_identity, (_input(input),))
+    return apply(_identity, (_input(input, "identity"),))
+
+
+def read_value(variable):
+    """A read of ``variable``: a new tensor with its current value (``v.read_value()``, ``v.value()``).
+
+    As in TensorFlow, every read is a tensor of its own: watched by itself,
+    its gradient counts only its own uses, while the Variable's gradient
+    counts them all. On a tape a read is the op ``identity`` of the Variable.
+    (Ops read a Variable directly: ``v * 2.0`` records one op, on ``v``.)
+
+    >>> import minitape as mt
+    >>> v = mt.Variable(2.0)
+    >>> with mt.GradientTape(persistent=True) as tape:
+    ...     a = v.read_value()
+    ...     y = a * v
+    >>> float(tape.gradient(y, a)), float(tape.gradient(y, v))  # a's own use; both uses of v
+    (2.0, 4.0)
+    """
+    return apply(_identity, (variable.snapshot(),))
 
 
 def stop_gradient(input):
@@ -65,7 +95,7 @@ def stop_gradient(input):
     >>> float(tape.gradient(y, x))  # d(x * c)/dx with c = 2
     2.0
     """
-    return Tensor(_input(input)._value)
+    return Tensor(_input(input, "stop_gradient")._value)
 
 
 # -- reshaping ------------------------------------------------------------------------------
@@ -85,18 +115,38 @@ def reshape(tensor, shape):
     >>> reshape([1.0, 2.0, 3.0, 4.0], (2, -1)).shape
     TensorShape([2, 2])
     """
-    x = _input(tensor)
-    dims = np.reshape(np.asarray(shape), -1)
+    x = _input(tensor, "reshape")
+    dims = np.reshape(np.asarray(shape._value if isinstance(shape, Tensor) else shape), -1)
     if dims.size and dims.dtype.kind not in "iu":
         raise TypeError(f"reshape: shape must be integers, got {shape!r} (dtype {dims.dtype}); "
                         f"write it as integers, e.g. (2, 3), or cast it with mt.cast(shape, mt.int32)")
-    shape = tuple(int(d) for d in dims)
+    shape = tuple([int(d) for d in dims])
+    if shape.count(-1) > 1 or any(d < -1 for d in shape):
+        raise ValueError(f"reshape: shape {shape} has a negative size; sizes are 0 or more, and one of them may "
+                         f"be -1 (\"whatever fits\")")
+    shape = _with_minus_one_filled(shape, x._value.shape)
     try:
         shape = _dummy(x._value.shape).reshape(shape).shape
     except ValueError:
         raise ValueError(f"reshape: cannot reshape a tensor of shape {x._value.shape} "
                          f"({x._value.size} elements) into shape {shape}") from None
     return apply(_reshape, (x,), {"shape": shape})
+
+
+def _with_minus_one_filled(shape, old):
+    """``shape`` with its -1 worked out as TensorFlow does when there are no elements: NumPy cannot tell what
+    -1 stands for in ``(0, -1)`` (any size fits 0 elements); TensorFlow takes the sizes that are not 0.
+
+    >>> _with_minus_one_filled((0, -1), (0, 3)), _with_minus_one_filled((-1,), (0, 3))
+    ((0, 3), (0,))
+    """
+    if 0 not in old or shape.count(-1) != 1:
+        return shape  # nothing to work out, or NumPy does it (and says what is wrong)
+    known = [d for d in shape if d != -1]
+    if 0 not in known:
+        return tuple(0 if d == -1 else d for d in shape)
+    rest, other = int(np.prod([d for d in old if d])), int(np.prod([d for d in known if d]))
+    return tuple(rest // other if d == -1 and rest % other == 0 else d for d in shape)
 
 
 _transpose = Primitive("transpose", lambda x, perm: np.transpose(x, perm), keeps="nothing",
@@ -110,9 +160,10 @@ def transpose(a, perm=None):
     >>> transpose([[1.0, 2.0, 3.0]]).shape
     TensorShape([3, 1])
     """
-    x = _input(a)
+    x = _input(a, "transpose")
     ndim = x._value.ndim
-    perm = tuple(range(ndim))[::-1] if perm is None else tuple(int(p) % max(ndim, 1) for p in perm)
+    perm = tuple(range(ndim))[::-1] if perm is None else tuple(
+        p % max(ndim, 1) for p in integer_axes(perm, "transpose", "perm"))
     if sorted(perm) != list(range(ndim)):
         raise ValueError(f"transpose: perm {perm} is not a permutation of the {ndim} dimensions "
                          f"of a tensor of shape {x._value.shape}")
@@ -121,9 +172,13 @@ def transpose(a, perm=None):
 
 def expand_dims(input, axis):
     """Insert a dimension of size 1 at ``axis``: shape (3,) with axis=0 gives (1, 3)."""
-    x = _input(input)
+    x = _input(input, "expand_dims")
+    axes = integer_axes(axis, "expand_dims")
+    if len(axes) != 1:
+        raise ValueError(f"expand_dims: axis must be a single integer, got {axis!r}; to insert several "
+                         f"dimensions, call expand_dims once for each (or use mt.reshape)")
     try:
-        shape = np.expand_dims(_dummy(x._value.shape), integer_axes(axis, "expand_dims")).shape
+        shape = np.expand_dims(_dummy(x._value.shape), axes).shape
     except np.exceptions.AxisError:
         raise ValueError(f"expand_dims: axis {axis} is out of range for a tensor of shape {x._value.shape} "
                          f"(use -{x._value.ndim + 1} to {x._value.ndim})") from None
@@ -131,9 +186,15 @@ def expand_dims(input, axis):
 
 
 def squeeze(input, axis=None):
-    """Remove dimensions of size 1 (all of them, or those in ``axis``)."""
-    x = _input(input)
-    axes = None if axis is None else integer_axes(axis, "squeeze")
+    """Remove dimensions of size 1 (all of them, or those in ``axis``; an empty list is all of them, as in TF)."""
+    x = _input(input, "squeeze")
+    axes = (integer_axes(axis, "squeeze") or None) if axis is not None else None
+    if axes is not None:
+        ndim = x._value.ndim
+        if any(not -ndim <= a < ndim for a in axes):
+            raise ValueError(f"squeeze: axis {axis} is out of range for a tensor of shape {x._value.shape} "
+                             f"(use -{ndim} to {ndim - 1})")
+        axes = tuple({a % ndim for a in axes})  # the same axis twice is squeezed once, as in TensorFlow
     try:
         shape = np.squeeze(_dummy(x._value.shape), axis=axes).shape
     except (ValueError, np.exceptions.AxisError):
@@ -150,8 +211,8 @@ _broadcast_to = Primitive("broadcast_to", lambda x, shape: np.broadcast_to(x, sh
 
 def broadcast_to(input, shape):
     """Repeat ``input`` along new or size-1 dimensions to reach ``shape`` (NumPy's rules)."""
-    x = _input(input)
-    shape = tuple(int(d) for d in shape)
+    x = _input(input, "broadcast_to")
+    shape = _integers(shape, "broadcast_to", "shape")
     if x._value.shape == shape:
         return x
     try:
@@ -180,10 +241,14 @@ def unbroadcast(x, shape):
     >>> unbroadcast([[1.0, 2.0], [3.0, 4.0]], (2,)).numpy()
     array([4., 6.], dtype=float32)
     """
-    x = _input(x)
-    shape = tuple(shape)
-    if x._value.shape == shape:
+    x = _input(x, "unbroadcast")
+    shape = _integers(shape, "unbroadcast", "shape")
+    have = x._value.shape
+    if have == shape:
         return x
+    if len(shape) > len(have) or any(d != 1 and d != h for d, h in zip(shape, have[len(have) - len(shape):])):
+        raise ValueError(f"unbroadcast: a tensor of shape {have} is not a broadcast of shape {shape}, so it cannot "
+                         f"be summed down to it")
     return apply(_unbroadcast, (x,), {"shape": shape})
 
 
@@ -214,17 +279,10 @@ class Broadcasting(Primitive):
 
 
 # -- indexing and its transpose ------------------------------------------------------------
-def _has_advanced(index):
-    return any(isinstance(i, (np.ndarray, list)) for i in index)
-
-
 def _scatter_forward(g, index, shape):
-    """Zeros of ``shape`` with ``g`` added at ``index``; repeated indices add up (np.add.at)."""
+    """Zeros of ``shape`` with ``g`` put at ``index`` (an index reads each element at most once)."""
     out = np.zeros(shape, dtype=g.dtype)
-    if _has_advanced(index):
-        np.add.at(out, index, g)
-    else:
-        out[index] = g
+    out[index] = g
     return out
 
 
@@ -237,23 +295,78 @@ _scatter = Primitive("scatter", _scatter_forward, keeps="nothing",
 
 
 def _plain_index(index):
-    """NumPy's version of an index: tensors inside it become arrays (indices have no gradient)."""
-    index = index if isinstance(index, tuple) else (index,)
-    return tuple(i._value if isinstance(i, Tensor) else i for i in index)
+    """NumPy's version of an index, read as TensorFlow reads it.
+
+    A list is a tuple of indices (``x[[0, 1]]`` is ``x[0, 1]``), tensors
+    inside become arrays (indices have no gradient), and index arrays are
+    copied, so that the tape keeps the index it used.
+    """
+    index = tuple(index) if isinstance(index, (tuple, list)) else (index,)
+    return tuple([np.array(i._value if isinstance(i, Tensor) else i) if isinstance(i, (Tensor, np.ndarray, list))
+                  else i for i in index])
+
+
+def _check_array_index(i, index):
+    """An array (or tensor) in ``index`` is a scalar integer, or a boolean mask that is the whole index."""
+    if i.dtype.kind not in "iub":
+        raise TypeError(f"getitem: {i!r} is not a valid index: indices are integers, slices (1:3), ..., "
+                        f"None (a new axis), or scalar integer tensors")
+    if i.dtype.kind in "iu" and i.ndim > 0:
+        raise TypeError(f"getitem: an integer array or tensor of shape {i.shape} is not an index: indices are "
+                        f"integers, slices (1:3), ..., None (a new axis), or scalar integer tensors, as in "
+                        f"TensorFlow. To pick several elements along an axis, use mt.gather(x, indices, "
+                        f"axis=...); for one element per row of indices, mt.gather_nd(x, indices).")
+    if i.dtype.kind == "b" and len(index) > 1:
+        raise TypeError("getitem: a boolean mask must be the whole index, x[mask] with mask of x's leading "
+                        "shape, as in TensorFlow; it cannot be combined with other indices")
+
+
+def _check_index(index, x):
+    """A TypeError or ValueError (TensorFlow's classes) that names what is wrong with ``index`` for ``x``."""
+    for i in index:
+        if not isinstance(i, (int, np.integer, slice, np.ndarray)) and i is not None and i is not Ellipsis:
+            raise TypeError(f"getitem: {i!r} is not a valid index: indices are integers, slices (1:3), ..., "
+                            f"None (a new axis), or scalar integer tensors")
+        if isinstance(i, (bool, np.bool_)):
+            raise ValueError("getitem: True and False are not indices; to select elements where a condition "
+                             "holds, index with a boolean tensor of the same shape (x[x > 0])")
+        if isinstance(i, (float, np.floating)):
+            raise TypeError(f"getitem: {i!r} is not a valid index: indices are integers, slices (1:3), ..., "
+                            f"None (a new axis), or scalar integer tensors")
+        if isinstance(i, np.ndarray):
+            _check_array_index(i, index)
+        if isinstance(i, slice) and i.step is not None and int(i.step) == 0:
+            raise ValueError("getitem: a slice's step must not be 0")
+    try:
+        _dummy(x._value.shape)[index]
+    except IndexError:
+        simple = [i for i in index if i is not None and i is not Ellipsis]
+        if sum(i is Ellipsis for i in index) > 1:
+            raise ValueError("getitem: an index can have only one ... (ellipsis)") from None
+        if len(simple) > x._value.ndim:
+            raise ValueError(f"getitem: the index has {len(simple)} entries but the tensor of shape "
+                             f"{x._value.shape} has {x._value.ndim} dimension{'s' if x._value.ndim != 1 else ''}. "
+                             f"A list is read as a tuple, as in TensorFlow: x[[0, 1]] is x[0, 1]. To pick several "
+                             f"elements along one axis, use mt.gather(x, [0, 1]).") from None
+        raise ValueError(f"getitem: index {index} is out of range for a tensor of shape {x._value.shape} (an "
+                         f"index along an axis of size n is between -n and n - 1)") from None
 
 
 def getitem(tensor, index):
-    """``tensor[index]`` with NumPy's indexing rules; differentiable with respect to ``tensor``.
+    """``tensor[index]``, differentiable with respect to ``tensor``.
+
+    Integers, slices, ``...``, ``None`` (a new axis) and scalar integer
+    tensors work as in NumPy and TensorFlow; a list is a tuple of indices, as
+    in TensorFlow (``x[[0, 1]]`` is ``x[0, 1]``); a boolean tensor as the whole
+    index keeps the elements where it is true (``x[x > 0]``). An integer array
+    or tensor is refused, as in TensorFlow: ``gather`` picks several elements.
 
     >>> getitem([10.0, 20.0, 30.0], slice(1, None)).numpy()
     array([20., 30.], dtype=float32)
     """
-    x = _input(tensor)
+    x = _input(tensor, "getitem")
     index = _plain_index(index)
-    try:
-        _dummy(x._value.shape)[index]
-    except IndexError as e:
-        raise IndexError(f"index {index} is not valid for a tensor of shape {x._value.shape}: {e}") from None
+    _check_index(index, x)
     return apply(_getitem, (x,), {"index": index})
 
 
@@ -275,7 +388,13 @@ def concat(values, axis):
     array([1., 2., 3.], dtype=float32)
     """
     xs = convert_inputs("concat", *values)
-    axis = one_axis(axis, max(xs[0]._value.ndim, 1), "concat")
+    if not xs:
+        raise ValueError("concat: the list of tensors is empty; give at least one tensor (mt.zeros((0,)) is an "
+                         "empty one)")
+    if xs[0]._value.ndim == 0:
+        raise ValueError("concat: the tensors are scalars, which have no axis to join along; "
+                         "mt.stack(values) joins scalars into a vector")
+    axis = one_axis(axis, xs[0]._value.ndim, "concat")
     shapes = [x._value.shape for x in xs]
     if any(len(s) != len(shapes[0]) or s[:axis] + s[axis + 1:] != shapes[0][:axis] + shapes[0][axis + 1:]
            for s in shapes):
@@ -325,8 +444,10 @@ def tile(input, multiples):
     >>> tile([1.0, 2.0], [2]).numpy()
     array([1., 2., 1., 2.], dtype=float32)
     """
-    x = _input(input)
-    multiples = tuple(int(m) for m in multiples)
+    x = _input(input, "tile")
+    multiples = integer_axes(multiples, "tile", "multiples")
+    if any(m < 0 for m in multiples):
+        raise ValueError(f"tile: multiples {multiples} must not be negative")
     if len(multiples) != x._value.ndim:
         raise ValueError(f"tile: multiples {multiples} must have one entry per dimension of the "
                          f"input's shape {x._value.shape}")
@@ -338,7 +459,7 @@ def shape(input, out_type=None, name=None):
     dtype = as_dtype(out_type or "int32")
     if dtype.name not in ("int32", "int64"):
         raise TypeError(f"shape: out_type must be mt.int32 or mt.int64, got {dtype.name}")
-    return convert_to_tensor(np.array(_input(input)._value.shape, dtype=dtype.as_numpy_dtype))
+    return convert_to_tensor(np.array(_input(input, "shape")._value.shape, dtype=dtype.as_numpy_dtype))
 
 
 def size(input, out_type=None, name=None):
@@ -348,7 +469,54 @@ def size(input, out_type=None, name=None):
     np.int32(6)
     """
     dtype = as_dtype(out_type or "int32")
-    return Tensor(np.array(_input(input)._value.size, dtype=dtype.as_numpy_dtype))
+    return Tensor(np.array(_input(input, "size")._value.size, dtype=dtype.as_numpy_dtype))
+
+
+def pack(values, dtype, op_name):
+    """The (nested) list ``values``, which holds tensors, as one tensor: ``stack`` level by level.
+
+    This is TensorFlow's autopacking: wherever an op takes a tensor, a list
+    of tensors is packed, so ``reduce_sum([a, b * b])`` is
+    ``reduce_sum(stack([a, b * b]))`` and the gradient reaches ``a`` and
+    ``b``. Numbers beside the tensors take the tensors' dtype; if ``dtype``
+    is given, the tensors are cast to it. ``op_name`` is named in errors.
+
+    >>> x = convert_to_tensor(2.0)
+    >>> pack([[x, 1.0], [3.0, x]], None, "example").numpy()
+    array([[2., 1.],
+           [3., 2.]], dtype=float32)
+    """
+    requested = dtype is not None
+    dtype = np.dtype(dtype.as_numpy_dtype if hasattr(dtype, "as_numpy_dtype") else dtype) if requested \
+        else _first_dtype(values)
+    items = tuple([_packed(v, dtype, requested, op_name) for v in values])
+    shapes = sorted({x._value.shape for x in items})
+    if len(shapes) > 1:
+        raise ValueError(f"{op_name}: the list's items have different shapes {shapes}; a list of tensors is "
+                         f"stacked into one tensor, so every item must have the same shape")
+    return apply(_stack, items, {"axis": 0})
+
+
+def _first_dtype(values):
+    """The dtype of the first tensor in the nested list ``values`` (depth first)."""
+    for v in values:
+        if isinstance(v, Tensor):
+            return v._value.dtype
+        if holds_tensors(v):
+            return _first_dtype(v)
+
+
+def _packed(value, dtype, requested, op_name):
+    if isinstance(value, Tensor):
+        x = value.snapshot() if isinstance(value, Variable) else value
+        if x._value.dtype != dtype:
+            if not requested:
+                raise TypeError(f"{op_name}: the list mixes tensors of dtypes {dtype.name} and "
+                                f"{x._value.dtype.name}; cast them to one first, e.g. mt.cast(x, mt.{dtype.name})")
+            from .elementwise import cast  # noqa: PLC0415  (elementwise ops are built on this module)
+            x = cast(x, dtype)
+        return x
+    return convert_input(value, dtype, op_name)  # numbers, arrays, and lists, which are packed in turn
 
 
 __all__ = ["identity", "stop_gradient", "reshape", "transpose", "expand_dims", "squeeze", "broadcast_to",

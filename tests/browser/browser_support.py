@@ -22,7 +22,7 @@ import sys
 import time
 import urllib.request
 
-from minitape.exercises.notebook import tags
+from classroom.editions import tags
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.append(str(ROOT / "tests"))  # also when pytest is given tests/browser alone

@@ -19,7 +19,7 @@ from browser_support import MISSING, OfflinePage, load, picture_cells, save_scre
 from hub_support import EDITION, REPORT, class_at_once, git, why_not_here, write_report
 from repository_scripts import load_script
 
-from minitape.exercises.notebook import tags
+from classroom.editions import tags
 
 hub_link = load_script("hub_link")
 needs_hub = pytest.mark.skipif(bool(why_not_here()), reason=str(why_not_here()))

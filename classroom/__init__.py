@@ -1,0 +1,18 @@
+"""The course's classroom machinery: self-checking exercises, the student edition and nbgrader grading.
+
+A lesson's learner cell sets the names an exercise asks for to ``...``; its check cell calls
+``check("5.1", gradient_1)``, which prints ⏳ (not answered yet), ✅ (correct), or ❌ (not correct yet) with
+what is wrong in kind and a hint, never the expected value. A reference solution runs inside
+``with reference_solution("5.1"):``, which checks it and then gives the learner's own names back.
+
+What a student receives (the student edition, the nbgrader release) holds only the public part of this package:
+``checks``, ``judge``, ``probes``, ``lessons/`` (public test cases and probes) and ``data/`` (hashes and kinds).
+The instructor's part: ``answers/`` (the answers, in plain Python), ``spec`` (how an answer is declared),
+``safe_data`` (writes ``data/`` from the answers), ``editions`` (the student and nbgrader editions) and
+``grading`` (the hidden tests). ``minitape`` itself holds none of this.
+"""
+
+from classroom.checks import check, passed, reference_solution
+from classroom.tapes import your_parts_or_reference
+
+__all__ = ["check", "passed", "reference_solution", "your_parts_or_reference"]

@@ -1,0 +1,143 @@
+"""Answers of lesson 05, reverse mode."""
+import numpy as np
+
+import minitape as mt
+from classroom.lessons.lesson_05 import JACOBIAN_CASES, RULE_CASES, graph_rule
+from classroom.spec import choice, function, value
+
+# 5.2: w1 = w0², w2 = sin w1, y = w3 = w1 w2 at w0 = 0.8, backwards; w1 feeds sin and the product
+W0 = 0.8
+W1 = W0**2
+W2 = np.sin(W1)
+W2_BAR = W1
+THROUGH_SIN = W2_BAR * np.cos(W1)
+W1_BAR = W2 + THROUGH_SIN
+W0_BAR = W1_BAR * 2 * W0
+GRADIENT_1 = [2 * 3 + np.e, 1 * 3, 1 * 2]
+
+
+def _jacobian_by_tape(fn, x):
+    x = mt.constant(x, dtype=mt.float64)
+    with mt.GradientTape() as tape:
+        tape.watch(x)
+        y = fn(x)
+    return tape.jacobian(y, x).numpy()
+
+
+# 5.3: tanh(W x), from the table: forward 10 ops a pass, a pass per input; reverse 6 ops, then 6 a pass, a pass
+# per output
+FORWARD_PER_PASS, REVERSE_FIXED, REVERSE_PER_PASS = 10, 6, 6
+PASSES_PER_OUTPUT = "that makes a forward pass per output; forward mode makes one per input"
+PASSES_PER_INPUT = "that makes a backward pass per input; reverse mode makes one per output"
+NO_FIXED_PART = "that leaves out the fixed part of reverse mode: look at its count for m = 1"
+_COUNT_HINTS = [
+    "In the table, how does each mode's count change when n doubles, and when m doubles?",
+    "Each count is a fixed part plus a part per pass; forward mode makes a pass per input, reverse mode a pass "
+    "per output. Read the parts off the rows with n = 1 and m = 1, 2.",
+]
+_MODE_HINTS = [
+    "The cheaper mode is the one with fewer ops.",
+    "Compare your two predicted counts for this shape; answer with the string \"forward\" or \"reverse\".",
+]
+
+
+# 5.5: the define-and-run graph's nodes, as far as the reference rules need them
+class Node:
+    def __init__(self, op, inputs=()):
+        self.op, self.inputs, self.value = op, tuple(inputs), None
+
+    def __mul__(self, other):
+        return Node("multiply", [self, other])
+
+    def __neg__(self):
+        return Node("negative", [self])
+
+
+def placeholder():
+    return Node("placeholder")
+
+
+def sin(a):
+    return Node("sin", [a])
+
+
+def cos(a):
+    return Node("cos", [a])
+
+
+def cos_vjp(g, a):
+    return (-(g * sin(a)),)
+
+
+def cos_vjp_of_sin(g, a):  # the rule of sin, not of cos
+    return (g * cos(a),)
+
+
+def negative_vjp(g, a):
+    return (-g,)
+
+
+def negative_vjp_of_identity(g, a):  # the sign forgotten
+    return (g,)
+
+
+EXERCISES = {
+    "5.1": value("gradient_1", expected=GRADIENT_1, gradient=True, hints=[
+        "One tape and one call: the sources of tape.gradient can be a list.",
+        "Make three float64 Variables, compute g inside the tape, and pass the list of the three to "
+        "tape.gradient: the partial derivatives come back in that order. Convert each with float().",
+    ]),
+    "5.2a": value("w2_bar", expected=W2_BAR, mistakes=[
+        (W2, "that is w2 itself; ∂(w1·w2)/∂w2 is the other factor")], hints=[
+        "w2 is used once, by the product w3 = w1·w2: its adjoint is w3_bar times the product's local "
+        "derivative with respect to w2.",
+        "The local derivative of a product with respect to one factor is the other factor.",
+    ]),
+    "5.2b": value("w1_bar", expected=W1_BAR, mistakes=[
+        (W2, "that is only the product's contribution; w1 also feeds sin, whose adjoint passes through too"),
+        (THROUGH_SIN, "that is only the contribution through sin; the product uses w1 directly too"),
+        (W2 * THROUGH_SIN, "the contributions of two operations add, they do not multiply")], hints=[
+        "Two operations used w1: the product w3 = w1·w2 and w2 = sin(w1). Each hands back its output's adjoint "
+        "times its local derivative with respect to w1.",
+        "Add the two contributions: w3_bar times the product's local derivative, and w2_bar times the derivative "
+        "of sin at w1.",
+    ]),
+    "5.2c": value("w0_bar", expected=W0_BAR, mistakes=[
+        (W2 * 2 * W0, "the adjoint of w1 you started from misses the contribution through sin"),
+        (THROUGH_SIN * 2 * W0, "the adjoint of w1 you started from misses the product's direct contribution"),
+        (2 * W0, "that is only the local derivative of w1 = w0²; an adjoint is the next adjoint times it")], hints=[
+        "The last step back goes through w1 = w0², starting from your w1_bar.",
+        "The local derivative of w0² is 2·w0; the result is dy/dx of y = x² sin(x²) at 0.8.",
+    ]),
+    "5.3a": choice("ops_forward_a", expected=FORWARD_PER_PASS * 100, mistakes=[
+        (FORWARD_PER_PASS * 3, PASSES_PER_OUTPUT)], hints=_COUNT_HINTS),
+    "5.3b": choice("ops_reverse_a", expected=REVERSE_FIXED + REVERSE_PER_PASS * 3, mistakes=[
+        (REVERSE_PER_PASS * 3, NO_FIXED_PART), (REVERSE_FIXED + REVERSE_PER_PASS * 100, PASSES_PER_INPUT)],
+        hints=_COUNT_HINTS),
+    "5.3c": choice("cheaper_a", expected="reverse", options=["forward", "reverse"], hints=_MODE_HINTS),
+    "5.3d": choice("ops_forward_b", expected=FORWARD_PER_PASS * 3, mistakes=[
+        (FORWARD_PER_PASS * 100, PASSES_PER_OUTPUT)], hints=_COUNT_HINTS),
+    "5.3e": choice("ops_reverse_b", expected=REVERSE_FIXED + REVERSE_PER_PASS * 100, mistakes=[
+        (REVERSE_PER_PASS * 100, NO_FIXED_PART), (REVERSE_FIXED + REVERSE_PER_PASS * 3, PASSES_PER_INPUT)],
+        hints=_COUNT_HINTS),
+    "5.3f": choice("cheaper_b", expected="forward", options=["forward", "reverse"], hints=_MODE_HINTS),
+    "5.4": function("jacobian_by_rows", reference=_jacobian_by_tape, cases=JACOBIAN_CASES, rtol=1e-10,
+                    gradient=True, hints=[
+        "Record fn(x) once, on a persistent tape that watches x; then one tape.gradient call per output i, "
+        "seeded with output_gradients=u for the unit vector u = e_i, gives row i.",
+        "The unit vectors are the rows of np.eye(m), with m the number of outputs; make each a float64 "
+        "constant, collect the m rows and stack them into an m × n NumPy array. A non-persistent tape "
+        "allows only one gradient call.",
+    ]),
+    "5.5a": function("cos_vjp", reference=cos_vjp, cases=RULE_CASES, probe=graph_rule, rtol=1e-12, mistakes=[
+        (cos_vjp_of_sin, "that is the rule of sin; the derivative of cos is another function")], hints=[
+        "The adjoint of a is g times d cos(a)/da, built from nodes: the graph's sin, and * and unary - on nodes.",
+        "d cos(a)/da = -sin(a). The graph has a sin for nodes, and nodes can be multiplied and negated.",
+    ]),
+    "5.5b": function("negative_vjp", reference=negative_vjp, cases=RULE_CASES, probe=graph_rule, rtol=1e-12,
+                     mistakes=[(negative_vjp_of_identity, "that passes g on unchanged; negation flips its sign")],
+                     hints=[
+        "The op computes -a: what is its derivative with respect to a?",
+        "d(-a)/da = -1: the adjoint of a is g times that, as a node, in a tuple of one.",
+    ]),
+}

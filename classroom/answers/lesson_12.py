@@ -1,0 +1,43 @@
+"""Answers of lesson 12 (tensors and layers)."""
+import numpy as np
+
+from classroom.lessons.lesson_12 import MATMUL_VJP_CASES, SOFTMAX_CASES, UNBROADCAST_CASES, matmul_vjp_probe
+from classroom.spec import function
+
+
+def matmul_vjp(x, w, g):
+    return g @ w.T, x.T @ g
+
+
+def unbroadcast(g, shape):
+    g = np.asarray(g)
+    g = g.sum(axis=tuple(range(g.ndim - len(shape))))
+    return g.sum(axis=tuple(k for k, n in enumerate(shape) if n == 1), keepdims=True).reshape(shape)
+
+
+def softmax_vjp(y, g):
+    return (g - np.sum(g * y, axis=-1, keepdims=True)) * y
+
+
+EXERCISES = {
+    "12.1": function("matmul_vjp", reference=matmul_vjp, cases=MATMUL_VJP_CASES, probe=matmul_vjp_probe, rtol=1e-10,
+                     hints=[
+        "Match the shapes: dx must have X's shape (n, k) and dw W's shape (k, m), and G has shape (n, m). "
+        "Which product of G with W (or with X), transposed where needed, has that shape?",
+        "Go back to the index sum: the derivative with respect to X[i, k] adds G[i, j] W[k, j] over j, "
+        "which is row i of G times row k of W. For W[k, j], add X[i, k] G[i, j] over i."]),
+    "12.2": function("unbroadcast", reference=unbroadcast, cases=UNBROADCAST_CASES, rtol=1e-12, hints=[
+        "Two kinds of axes were created by broadcasting: leading axes that the original did not have, and "
+        "axes where the original had size 1. Sum over both.",
+        "First sum over the leading axes (as many as g has more dimensions than shape); then sum over the "
+        "axes where shape has a 1, keeping them (keepdims=True). The result must have exactly the shape given."]),
+    "12.3": function("softmax_vjp", reference=softmax_vjp, cases=SOFTMAX_CASES, rtol=1e-10, mistakes=[
+        (lambda y, g: g * y, "it keeps only the diagonal part, diag(y), of J: the term from -y yᵀ is missing"),
+        (lambda y, g: (g - np.sum(g * y)) * y,
+         "it is right for one softmax, but in a batch it sums g y over the whole array: each row is its own softmax, "
+         "so the sum must be taken row by row")], hints=[
+        "Write entry j of gᵀJ with J[i, j] = y[i] (δ[i, j] - y[j]): the δ term keeps one product, the other "
+        "term is a sum over i that is the same number for every j.",
+        "That common number is the dot product of g and y. In a batch each row is its own softmax: "
+        "take that sum along the last axis and keep it (keepdims=True) so it broadcasts back over the row."]),
+}

@@ -1,0 +1,175 @@
+"""``check``, ``passed`` and ``reference_solution``: what the lessons' check and solution cells call.
+
+``check("0.1", answer_0_1)`` prints one line that says its verdict in words beside the symbol:
+``⏳ 0.1: not answered yet`` while the answer is ``...``, ``✅ 0.1: correct.``, or ``❌ 0.1: not correct yet:``
+with what is wrong in kind and a hint. It judges from ``classroom/data/``, which holds hashes and kinds, never
+an expected value (``classroom.judge``). The hints come in steps: the k-th different wrong answer to an
+exercise shows its k-th hint. Under nbgrader's autograder a check that is not ✅ also raises; the grade itself
+comes from the hidden tests of the instructor's copy (``classroom.grading``).
+"""
+
+import functools
+import importlib
+import json
+import os
+import pathlib
+import re
+import sys
+
+import numpy as np
+
+from classroom.judge import plain, verdict
+
+DATA = pathlib.Path(__file__).resolve().parent / "data"
+GRADING = ("autograde", "validate")  # the values of NBGRADER_EXECUTION while nbgrader runs a submission
+STUCK = "Stuck? The full edition of the course has a reference solution in the collapsed cell below this check."
+NOT_ANSWERED = "not answered yet: replace the ... with your answer."
+
+_attempts = {}  # exercise id -> (wrong attempts so far, fingerprint of the last wrong answer)
+_said = {}  # exercise id -> the status of its last check: "correct", "unanswered" or "wrong"
+_lent = {}  # learner's name -> object, from reference solutions that passed (see reference_solution)
+
+
+def lesson_of(exercise_id):
+    """The lesson number of an exercise id: "5.3a" -> 5."""
+    match = re.fullmatch(r"(\d+)\.\d+[a-z]?", exercise_id) if isinstance(exercise_id, str) else None
+    if not match:
+        raise ValueError(f"{exercise_id!r} is not an exercise id: write it as lesson.number, e.g. '5.3' or '5.3a'")
+    return int(match.group(1))
+
+
+@functools.cache
+def lesson_data(lesson):
+    """The data of a lesson's exercises: exercise id -> what ``classroom.judge`` compares an answer with."""
+    path = DATA / f"lesson_{int(lesson):02d}.json"
+    if not path.exists():
+        raise FileNotFoundError(f"lesson {lesson} has no exercise data {path.name}: write it with "
+                                f"python -m classroom.safe_data {int(lesson):02d}")
+    return json.loads(path.read_text())
+
+
+class Exercises(dict):
+    """Every exercise's data, read lesson by lesson as the ids are asked for."""
+
+    def __missing__(self, exercise_id):
+        specs = lesson_data(lesson_of(exercise_id))
+        if exercise_id not in specs:
+            raise KeyError(f"exercise {exercise_id!r} is not in the data of lesson {lesson_of(exercise_id)}; "
+                           f"it has {', '.join(specs)}")
+        self[exercise_id] = specs[exercise_id]
+        return self[exercise_id]
+
+
+EXERCISES = Exercises()
+
+
+def resolve(reference):
+    """The public object named ``"module:name"`` (a probe, the test cases, a test)."""
+    module, name = reference.split(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def assess(exercise_id, answer):
+    """``(status, what is wrong)`` of ``answer``, with an answer no rule foresaw reported, never raised."""
+    try:
+        return verdict(exercise_id, EXERCISES, answer, resolve)
+    except Exception as error:  # an answer no rule foresaw: say so, never break the learner's notebook
+        return "wrong", f"the check could not judge this answer ({type(error).__name__}: {error})"
+
+
+def line(exercise_id, status, problem, hints=(), count=0):
+    """The line a check prints: the verdict in words beside its symbol, and a hint after a wrong answer.
+
+    >>> line("9.9", "wrong", "the sign is wrong", ["Power rule."], 1)
+    '❌ 9.9: not correct yet: the sign is wrong. Hint: Power rule.'
+    """
+    if status == "correct":
+        return f"✅ {exercise_id}: correct."
+    if status == "unanswered":
+        return f"⏳ {exercise_id}: {NOT_ANSWERED}"
+    said = f"❌ {exercise_id}: not correct yet: {_sentence(problem)}"
+    if hints and count:
+        said += f" Hint: {_sentence(hints[min(count, len(hints)) - 1])}"
+        if count > len(hints):
+            said += f" {STUCK}"
+    return said
+
+
+def check(exercise_id, answer):
+    """Print whether ``answer`` is right for exercise ``exercise_id``: ⏳, ✅, or ❌ with what is wrong and a hint."""
+    status, problem = assess(exercise_id, answer)
+    _said[exercise_id] = status
+    count = 0
+    if status == "wrong":
+        count, last = _attempts.get(exercise_id, (0, None))
+        now = _fingerprint(answer)
+        if now != last or count == 0:
+            count += 1
+        _attempts[exercise_id] = (count, now)
+    said = line(exercise_id, status, problem, EXERCISES[exercise_id]["hints"], count)
+    print(said)
+    if status != "correct" and os.environ.get("NBGRADER_EXECUTION") in GRADING:
+        raise AssertionError(said)
+
+
+def passed(*exercise_ids):
+    """Whether the last check of each of these exercises said ✅ (it judges nothing itself: no answer is tried)."""
+    return all(_said.get(exercise_id) == "correct" for exercise_id in exercise_ids)
+
+
+def _sentence(text):
+    """``text`` ending in a full stop, unless it already ends in one, a question or an exclamation mark."""
+    return text if text.endswith((".", "?", "!")) else text + "."
+
+
+def _fingerprint(answer):
+    """Equal for answers that are the same; a re-run of an unchanged wrong answer must not advance the hints."""
+    code = getattr(answer, "__code__", None)
+    if code is not None:
+        return ("function", code.co_code, repr(code.co_consts))
+    try:
+        array = np.asarray(plain(answer))
+        if array.dtype != object:
+            return ("array", array.dtype.str, array.shape, array.tobytes())
+    except ValueError:
+        pass
+    return ("other", type(answer).__name__, repr(answer))
+
+
+class reference_solution:  # lower case: a notebook uses it like a function, in a `with` statement
+    """Run a reference solution, check it, and give the learner's names back.
+
+    ``with reference_solution("5.1"):`` snapshots the caller's globals and lends it what earlier reference
+    solutions defined (so that 11.2's reference builds on 11.1's, whatever the learner's 11.1 holds); on exit it
+    checks the names the exercises ask for (an AssertionError if the reference fails its own check), then
+    restores the globals exactly, so that Run All never replaces a learner's answer.
+    """
+
+    def __init__(self, *exercise_ids):
+        self.exercise_ids = exercise_ids
+        self.names = [EXERCISES[i]["name"] for i in exercise_ids]
+
+    def __enter__(self):
+        self.namespace = sys._getframe(1).f_globals  # the notebook's (or module's) global names
+        self.saved = dict(self.namespace)
+        self.namespace.update(_lent)
+        return self
+
+    def __exit__(self, kind, error, traceback):
+        try:
+            if kind is None:
+                print("\n".join(self._verdict(i, name) for i, name in zip(self.exercise_ids, self.names)))
+                _lent.update({name: self.namespace[name] for name in self.names})
+        finally:
+            self.namespace.clear()
+            self.namespace.update(self.saved)
+        return False
+
+    def _verdict(self, exercise_id, name):
+        if name not in self.namespace:
+            raise AssertionError(f"the reference solution of {exercise_id} does not define {name}")
+        status, problem = assess(exercise_id, self.namespace[name])
+        if status != "correct":
+            raise AssertionError(f"the reference solution of {exercise_id} fails its own check: "
+                                 f"{'it leaves the ...' if status == 'unanswered' else problem}")
+        return f"✅ {exercise_id}: the reference solution passes its check (your own answer is unchanged)."

@@ -1,0 +1,265 @@
+"""The lessons as exercise material: tidy them, and build the student edition and the nbgrader course.
+
+The cells of an exercise carry tags: ``exercise`` (the learner's cell, with ``...``), ``check`` (one
+``check("5.1", answer)`` call per line) and ``solution`` (``# Reference solution`` and one
+``with reference_solution(...)`` block), after a heading ``### Exercise 5.1 (medium): ...``.
+
+    python -m classroom.editions tidy notebooks/05_reverse_mode.ipynb      # check the structure, fold the solutions
+    python -m classroom.editions student build/student notebooks/*.ipynb   # no solutions; classroom's public part
+    python -m classroom.editions nbgrader build/nbgrader notebooks/*.ipynb # a course folder with hidden tests
+
+The student edition (``build/student/``) holds the lessons without their solution cells, with the outputs of the
+exercise and check cells cleared (every teaching output is kept), and beside them ``classroom/`` with only its
+public part (``PUBLIC``): the checks, probes and hashed data, no answer. The nbgrader course holds, per lesson,
+``source/<lesson>/<lesson>.ipynb`` (each reference body inside its learner cell between nbgrader's solution markers,
+one graded cell per exercise part, each with its hidden test) and the same public ``classroom/``.
+
+>>> exercise_heading("### Exercise 5.3 (medium): which mode?")
+('5.3', 2)
+>>> [(call.exercise, call.answer) for call in check_calls('check("5.3a", mode_a)\\ncheck("5.3b", mode_b)')]
+[('5.3a', 'mode_a'), ('5.3b', 'mode_b')]
+>>> split_points(2, 3)
+[0.67, 0.67, 0.66]
+"""
+
+import argparse
+import ast
+import collections
+import pathlib
+import re
+import shutil
+import textwrap
+
+import nbformat
+
+from classroom.grading import hidden_test
+
+CLASSROOM = pathlib.Path(__file__).resolve().parent
+# What students receive of this package: the checks, their probes and the hashed data, never the answers.
+PUBLIC = ["__init__.py", "checks.py", "judge.py", "probes.py", "tapes.py", "lessons", "data"]
+
+HEADING = re.compile(r"^#+\s*Exercise\s+(\d+\.\d+)\s*(?:\(([^)]*)\))?", re.MULTILINE)
+WITH_REFERENCE = re.compile(r"""^with reference_solution\(\s*["']""")
+POINTS = {"warm-up": 1, "easy": 1, "medium": 2, "stretch": 3, "hard": 3}
+SOLUTION_FIRST_LINE = "# Reference solution"
+NBGRADER_CONFIG = '''\
+# nbgrader's configuration for the minitape course: `nbgrader generate_assignment 05_reverse_mode` in this folder.
+from nbgrader.converters import GenerateAssignment
+
+c = get_config()  # noqa: F821 (nbgrader defines it)
+c.CourseDirectory.course_id = "minitape"
+# The learner's cell keeps its `...` line; the reference code between the markers is removed without a stub.
+c.ClearSolutions.code_stub = {"python": ""}
+c.ClearSolutions.text_stub = ""
+# The release keeps the lessons' teaching outputs (tapes, plots, tables), so that a lesson reads well before it is
+# run: `make nbgrader` cleared the exercise and check cells already, and nbgrader's ClearOutput, which clears every
+# output, is left out of generate_assignment.
+c.GenerateAssignment.preprocessors = [step for step in GenerateAssignment.class_traits()["preprocessors"].default()
+                                      if step.__name__ != "ClearOutput"]
+'''
+
+CheckCall = collections.namedtuple("CheckCall", "exercise answer")
+
+
+def exercise_heading(source):
+    """``(exercise id, points)`` of a markdown cell that states an exercise, else None."""
+    match = HEADING.search(source)
+    if not match:
+        return None
+    level = (match.group(2) or "").strip().lower()
+    return match.group(1), POINTS.get(level, 1)
+
+
+def check_calls(source):
+    """The ``check("N.k", answer)`` calls of a check cell, in order: the exercise id and the answer's source."""
+    calls = []
+    for statement in ast.parse(source).body:
+        call = statement.value if isinstance(statement, ast.Expr) else None
+        if not (isinstance(call, ast.Call) and getattr(call.func, "id", None) == "check" and len(call.args) == 2
+                and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str)):
+            raise ValueError(f"a check cell holds only check(\"N.k\", answer) lines, not {ast.unparse(statement)!r}")
+        calls.append(CheckCall(call.args[0].value, ast.get_source_segment(source, call.args[1])))
+    return calls
+
+
+def tags(cell):
+    """A cell's tags (``exercise``, ``check``, ``solution``, ...): a list, empty for an untagged cell."""
+    return cell.get("metadata", {}).get("tags", [])
+
+
+def split_points(points, parts):
+    """``points`` shared by ``parts`` graded cells, in hundredths, the first ones taking what does not divide."""
+    share, rest = divmod(round(points * 100), parts)
+    return [(share + (k < rest)) / 100 for k in range(parts)]
+
+
+def tidy(nb):
+    """Check a lesson's exercise structure and fold its solutions (in place; returns ``nb``).
+
+    Every role cell comes after an exercise heading; a check cell checks only that exercise's parts; a solution
+    cell starts with ``# Reference solution``, is one ``with reference_solution`` block, stores no output and is
+    collapsed. Grading metadata is no part of a lesson: ``make nbgrader`` writes it.
+    """
+    current = None
+    for index, cell in enumerate(nb.cells):
+        cell.metadata.pop("nbgrader", None)
+        heading = exercise_heading(cell.source) if cell.cell_type == "markdown" else None
+        if heading:
+            current = heading[0]
+            continue
+        role = [t for t in tags(cell) if t in ("exercise", "check", "solution")]
+        if not role:
+            continue
+        if current is None:
+            raise ValueError(f"cell {index} is tagged {role[0]} but no '### Exercise N.k' heading comes before it")
+        if role[0] == "check":
+            calls = check_calls(cell.source)
+            if not calls:
+                raise ValueError(f"cell {index} is tagged check but calls no check(\"N.k\", ...)")
+            strangers = [c.exercise for c in calls if re.sub(r"[a-z]$", "", c.exercise) != current]
+            if strangers:
+                raise ValueError(f"cell {index} checks {', '.join(strangers)} under the heading of exercise {current}")
+        if role[0] == "solution":
+            if not cell.source.startswith(SOLUTION_FIRST_LINE):
+                raise ValueError(f"cell {index} is tagged solution but does not start with {SOLUTION_FIRST_LINE!r}")
+            reference_body(cell.source)  # raises if the cell is not one with-block
+            cell.metadata.setdefault("jupyter", {})["source_hidden"] = True
+            cell.outputs, cell.execution_count = [], None
+    return nb
+
+
+def reference_body(source):
+    """The code inside the ``with reference_solution(...):`` block of a solution cell, dedented."""
+    lines = source.splitlines()
+    starts = [i for i, line in enumerate(lines) if WITH_REFERENCE.match(line)]
+    if len(starts) != 1:
+        raise ValueError("a solution cell holds exactly one `with reference_solution(\"N.k\"):` block, "
+                         f"found {len(starts)}")
+    body, after = [], []
+    for line in lines[starts[0] + 1:]:
+        (body if not after and (not line.strip() or line[:1].isspace()) else after).append(line)
+    if any(line.strip() for line in after):
+        raise ValueError("a solution cell must end with its `with reference_solution(...)` block; "
+                         f"move {after[0].strip()!r} inside it")
+    return textwrap.dedent("\n".join(body)).strip("\n")
+
+
+def student_edition(nb):
+    """A copy without solution cells, with the outputs of exercise and check cells cleared."""
+    nb = nbformat.from_dict(nb)
+    nb.cells = [cell for cell in nb.cells if "solution" not in tags(cell)]
+    for cell in nb.cells:
+        if "exercise" in tags(cell) or "check" in tags(cell):
+            cell.outputs, cell.execution_count = [], None
+    return nb
+
+
+def _grade(grade_id, grade, solution, points=None):
+    meta = {"grade": grade, "solution": solution, "locked": not solution, "grade_id": grade_id, "schema_version": 3}
+    if points is not None:
+        meta["points"] = points
+    return meta
+
+
+def nbgrader_source(nb):
+    """A copy for nbgrader's source folder: solutions inside the learner cells, one graded cell per exercise part.
+
+    Each graded cell is ``check("5.3a", answer)`` followed by the part's hidden test (``classroom.grading``); the
+    exercise's points (1 easy, 2 medium, 3 stretch) are shared among its parts.
+    """
+    nb = tidy(nbformat.from_dict(nb))
+    cells, last_exercise, current, points, used = [], None, None, 1, collections.Counter()
+
+    def unique(grade_id):
+        used[grade_id] += 1
+        return grade_id if used[grade_id] == 1 else f"{grade_id}-{used[grade_id]}"
+
+    for cell in nb.cells:
+        heading = exercise_heading(cell.source) if cell.cell_type == "markdown" else None
+        if heading:
+            current, points = heading
+            cell.metadata["nbgrader"] = _grade(unique(f"ex{current.replace('.', '_')}-prompt"), False, False)
+        elif "solution" in tags(cell):
+            if last_exercise is None:
+                raise ValueError("a solution cell comes before any cell tagged exercise")
+            last_exercise.source = (last_exercise.source.rstrip("\n") + "\n### BEGIN SOLUTION\n"
+                                    + reference_body(cell.source) + "\n### END SOLUTION")
+            continue
+        elif "exercise" in tags(cell):
+            last_exercise = cell
+            cell.outputs, cell.execution_count = [], None
+            cell.metadata["nbgrader"] = _grade(unique(f"ex{current.replace('.', '_')}-answer"), False, True)
+        elif "check" in tags(cell):
+            calls = check_calls(cell.source)
+            for call, share in zip(calls, split_points(points, len(calls))):
+                part = nbformat.v4.new_code_cell(f'check("{call.exercise}", {call.answer})\n'
+                                                 + hidden_test(call.exercise, call.answer),
+                                                 metadata={"tags": ["check"]})
+                part.metadata["nbgrader"] = _grade(unique(f"ex{call.exercise.replace('.', '_')}-check"), True, False,
+                                                   share)
+                cells.append(part)
+            continue
+        cells.append(cell)
+    nb.cells = cells
+    return nb
+
+
+def copy_public_package(out_dir):
+    """``out_dir/classroom``: the public part of this package, which is all a student needs to run the checks."""
+    target = pathlib.Path(out_dir) / "classroom"
+    target.mkdir(parents=True, exist_ok=True)
+    for name in PUBLIC:
+        source = CLASSROOM / name
+        if source.is_dir():
+            shutil.copytree(source, target / name, ignore=shutil.ignore_patterns("__pycache__"), dirs_exist_ok=True)
+        else:
+            shutil.copy(source, target / name)
+
+
+def build_student(out_dir, paths):
+    """The student edition of ``paths`` in ``out_dir``: one notebook per lesson, and classroom's public part."""
+    out_dir = pathlib.Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for path in map(pathlib.Path, paths):
+        nbformat.write(student_edition(nbformat.read(path, as_version=4)), out_dir / path.name)
+    copy_public_package(out_dir)
+
+
+def build_nbgrader(out_dir, paths):
+    """An nbgrader course folder: ``nbgrader_config.py`` and ``source/<lesson>/`` (the notebook and classroom/)."""
+    out_dir = pathlib.Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "nbgrader_config.py").write_text(NBGRADER_CONFIG)
+    for path in map(pathlib.Path, paths):
+        folder = out_dir / "source" / path.stem
+        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            source = nbgrader_source(nbformat.read(path, as_version=4))
+        except ValueError as error:
+            raise ValueError(f"{path}: {error}") from None
+        nbformat.write(source, folder / path.name)
+        copy_public_package(folder)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    tidy_command = commands.add_parser("tidy", help="check the exercise structure and fold the solution cells")
+    tidy_command.add_argument("notebooks", nargs="+", type=pathlib.Path)
+    for name, what in (("student", "the student edition"), ("nbgrader", "an nbgrader course folder")):
+        command = commands.add_parser(name, help=f"write {what} into OUT_DIR")
+        command.add_argument("out_dir", type=pathlib.Path)
+        command.add_argument("notebooks", nargs="+", type=pathlib.Path)
+    args = parser.parse_args(argv)
+    if args.command == "tidy":
+        for path in args.notebooks:
+            nb = nbformat.read(path, as_version=4)
+            nbformat.write(tidy(nb), path)
+    elif args.command == "student":
+        build_student(args.out_dir, args.notebooks)
+    else:
+        build_nbgrader(args.out_dir, args.notebooks)
+
+
+if __name__ == "__main__":
+    main()

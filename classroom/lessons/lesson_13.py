@@ -1,0 +1,166 @@
+"""Lesson 13's public test cases and probes (your tape on arrays).
+
+Each probe runs the learner's op or layer on the learner's Values under the learner's Tape (found where the
+answer was defined, ``classroom.probes.parts``), sweeps back from a random upstream gradient, and observes the
+result and the gradient of every input.
+"""
+import numpy as np
+
+from classroom.probes import NotAnswered, Raised, Slot, Wrong, call, parts
+
+
+def adjoints(records, out, seed, inputs):
+    """The adjoints of inputs, swept back from out with the upstream gradient seed (not only ones)."""
+    adjoint = {out: seed}
+    for result, parents in reversed(records):
+        g = adjoint.get(result)
+        if g is None:
+            continue
+        for inp, vjp in parents:
+            adjoint[inp] = adjoint.get(inp, 0.0) + vjp(g)
+    return [adjoint.get(v) for v in inputs]
+
+
+def _normal(*shape):
+    return _RNG.normal(size=shape)
+
+
+_RNG = np.random.default_rng(13)
+MUL_CASES = [((_normal(4, 3), _normal(4, 3)), ()), ((_normal(4, 3), _normal(3)), ()),
+             ((_normal(4, 1), _normal(1, 3)), ()), ((_normal(), _normal(2, 3)), ())]
+MATMUL_CASES = [((_normal(2, 3), _normal(3, 4)), ()), ((_normal(4, 4), _normal(4, 4)), ()),
+                ((_normal(1, 5), _normal(5, 2)), ())]
+UNARY_CASES = [((_normal(3, 4),), ()), ((_normal(5),), ()), ((_normal(2, 1, 3),), ())]
+LOSS_CASES = [((np.array([[-800.0], [-3.0], [0.0], [0.5], [4.0], [800.0]]),),
+               (np.array([[1.0], [0.0], [1.0], [0.0], [1.0], [0.0]]),)),
+              ((_normal(7),), ((_normal(7) > 0).astype(float),))]
+
+
+def op_probe(op, arrays, extra):
+    """The op's result and the gradient of each input, swept back from a random upstream gradient g."""
+    Value, Tape = parts(op, "Value", "Tape")
+    name = op.__name__
+    who = ["logits"] if extra else ["a", "b"]
+    shapes = " and ".join(str(np.shape(a)) for a in arrays)
+    inputs = [Value(a.copy()) for a in arrays]
+    with Tape() as tape, np.errstate(all="ignore"):  # a naive formula's overflow is reported below, in one sentence
+        out = call(op, *inputs, *extra, what=f"{name} on inputs of shapes {shapes}")
+    if not isinstance(out, Value):
+        raise Wrong(f"{name} returned {type(out).__name__}, not a Value: return what record(...) gives")
+    if not tape.records:
+        raise Wrong(f"{name} recorded nothing on the tape: build its result with record(data, parents)")
+    for _, recorded_parents in tape.records:
+        for pair in recorded_parents if isinstance(recorded_parents, (list, tuple)) else [recorded_parents]:
+            if not (isinstance(pair, tuple) and len(pair) == 2 and callable(pair[1])):
+                raise Wrong(f"{name} records a parent that is not a pair (input Value, function of g): on arrays a "
+                            f"record keeps a VJP function per input, as add and neg do, not a number")
+    if not np.all(np.isfinite(out.data)):
+        raise Wrong(f"on inputs of shapes {shapes} its result has inf or nan: the formula overflows for large "
+                    f"logits; rewrite it in the stable form")
+    seed = np.random.default_rng(31).normal(size=np.shape(out.data))
+    try:
+        with np.errstate(all="ignore"):
+            grads = adjoints(tape.records, out, seed, inputs)
+    except ValueError as error:  # NumPy's complaint about shapes that do not fit
+        raise Wrong(f"its VJP raised ValueError ({error}): check which array each product needs, and its "
+                    f"shape") from None
+    slots = [Slot(out.data, f"on inputs of shapes {shapes} the result is wrong: {{}}")]
+    for input_name, array, g in zip(who, arrays, grads):
+        if g is None:
+            raise Wrong(f"on inputs of shapes {shapes}, {input_name} gets no gradient: list ({input_name}, its VJP) "
+                        f"among the parents of the record")
+        if np.shape(g) != np.shape(array):
+            raise Wrong(f"on inputs of shapes {shapes} the gradient of {input_name} has shape {np.shape(g)}, but "
+                        f"{input_name} has shape {np.shape(array)}: a gradient has the shape of what it "
+                        f"differentiates" + (" (un-broadcast it)" if name == "mul" else ""))
+        slots.append(Slot(g, f"on inputs of shapes {shapes} (a random upstream gradient g) the gradient of "
+                             f"{input_name} is wrong: {{}}"))
+    return slots
+
+
+# -- 13.5: the layer library ---------------------------------------------------------------------------------------
+def variables(model, expected_shapes, what, Value):
+    """The model's trainable variables by shape, after checking their number, kind and shapes."""
+    found = model.trainable_variables
+    if found is ...:
+        raise NotAnswered
+    if found is None:
+        raise Wrong(f"{what}'s trainable_variables returned None: is its return statement missing?")
+    if callable(found):
+        raise Wrong("trainable_variables is a method here: make it a property (@property), as in the stub")
+    found = list(found)
+    if len(found) != len(expected_shapes):
+        raise Wrong(f"{what}'s trainable_variables has {len(found)} items, it needs {len(expected_shapes)}")
+    if not all(isinstance(v, Value) for v in found):
+        raise Wrong("every trainable variable must be a Value of your tape, so that the tape records what uses it")
+    shapes = [v.data.shape for v in found]
+    if sorted(shapes) != sorted(expected_shapes):
+        raise Wrong(f"{what}'s variables have shapes {shapes}, the exercise asks for {list(expected_shapes)}")
+    return {v.data.shape: v for v in found}
+
+
+def _output_and_gradients(model, x, shapes, found, Value, Tape, what):
+    """The model's output on x and the gradient of sum(output) for each variable, in the order of ``shapes``."""
+    with Tape() as tape:
+        out = call(model, Value(x), what=f"calling {what}")
+    if not isinstance(out, Value):
+        raise Wrong(f"calling {what} returned {type(out).__name__}, not a Value of your tape")
+    grads = adjoints(tape.records, out, np.ones(np.shape(out.data)), [found[s] for s in shapes])
+    if any(g is None for g in grads):
+        raise Wrong("a variable gets no gradient: compute the output with your tape's ops on the Values themselves "
+                    "(matmul, +, the activation), never on their .data arrays")
+    return out.data, grads
+
+
+DENSE_CASES = [(None,), ("tanh",)]
+
+
+def dense_probe(Dense, activation_name):
+    """13.5a: a Dense layer's initial variables, then its output and gradients with set weights and bias."""
+    Value, Tape = parts(Dense, "Value", "Tape")
+    activation = parts(Dense, activation_name)[0] if activation_name else None
+    try:
+        layer = Dense(3, 2, np.random.default_rng(0))
+    except Exception as error:  # the learner's code failed: say how
+        raise Raised(error, "Dense(3, 2, rng)") from None
+    found = variables(layer, [(3, 2), (2,)], "Dense(3, 2, rng)", Value)
+    if np.ptp(found[3, 2].data) == 0:
+        raise Wrong("its weights start all equal: then every unit of a layer computes the same thing, gets the same "
+                    "gradient and stays a copy of the others; draw them from rng")
+    if np.any(found[2,].data != 0):
+        raise Wrong("the bias should start at zeros")
+    wide = variables(Dense(400, 50, np.random.default_rng(0)), [(400, 50), (50,)], "Dense(400, 50, rng)", Value)
+    spread = np.std(wide[400, 50].data)
+    if not 0.8 < spread * np.sqrt(400) < 1.2:
+        raise Wrong(f"the initial weights of Dense(400, 50, rng) have a standard deviation of {spread:.3g}: the "
+                    f"exercise asks for rng.normal scaled by 1/√n_in")
+    layer = Dense(3, 2, np.random.default_rng(0), activation=activation)
+    found = variables(layer, [(3, 2), (2,)], "Dense(3, 2, rng)", Value)
+    found[3, 2].data, found[2,].data = np.arange(6.0).reshape(3, 2) / 6, np.array([0.5, -1.0])
+    x = np.random.default_rng(1).normal(size=(5, 3))
+    kind = "with activation=tanh" if activation else "without an activation"
+    out, grads = _output_and_gradients(layer, x, [(3, 2), (2,)], found, Value, Tape, "the layer")
+    return [Slot(out, f"its output {kind} is wrong: {{}}"),
+            Slot(grads[0], f"{kind}, the gradient of the weights (shape (3, 2)) is wrong: {{}}"),
+            Slot(grads[1], f"{kind}, the gradient of the bias (shape (2,)) is wrong: {{}}")]
+
+
+MLP_CASES = [()]
+MLP_SHAPES = [(2, 5), (5,), (5, 1), (1,)]
+
+
+def mlp_probe(MLP):
+    """13.5b: the output of MLP(2, 5, rng) and the gradient of each of its four variables, set to random values."""
+    Value, Tape = parts(MLP, "Value", "Tape")
+    try:
+        model = MLP(2, 5, np.random.default_rng(0))
+    except Exception as error:  # the learner's code failed: say how
+        raise Raised(error, "MLP(2, 5, rng)") from None
+    found = variables(model, MLP_SHAPES, "MLP(2, 5, rng)", Value)
+    rng = np.random.default_rng(2)
+    for shape in MLP_SHAPES:
+        found[shape].data = rng.normal(size=shape)
+    x = rng.normal(size=(7, 2))
+    out, grads = _output_and_gradients(model, x, MLP_SHAPES, found, Value, Tape, "the MLP")
+    return [Slot(out, "its output is wrong: {}")] + [
+        Slot(g, f"the gradient of the variable of shape {shape} is wrong: {{}}") for shape, g in zip(MLP_SHAPES, grads)]
