@@ -179,6 +179,7 @@ def test_dropping_widget_views_keeps_the_picture_and_the_text():
 # oldest supported, making a venv (whose python is a copy of the stand-in) and pip (which only logs what it was asked).
 FAKE_PYTHON = """#!/bin/bash
 case "$*" in
+  *minitape-course.pth*) echo "$3" > "$(dirname "$0")/../repository-on-path" ;;
   *base_prefix*) echo "{version} {prefix}" ;;
   *sys.exit*) exit {too_old} ;;
   *version_info*) echo "{minor}" ;;
