@@ -275,12 +275,12 @@ class GradientTape:
         (source,) = self._checked_sources(source)
         target = self._checked_target(target)
         t_shape, s_shape = target._value.shape, source._value.shape
-        # TensorFlow's words, which its own tests match. TensorFlow also wants a target of rank 2; minitape takes
-        # a vector of per-example values too (lesson 12's per-example losses), as one value per example.
-        if len(s_shape) < 2 or not t_shape:
-            shape = s_shape if len(s_shape) < 2 else t_shape
-            raise ValueError(f"Shape {shape} must have rank at least 2: batch_jacobian needs a batch dimension "
-                             f"and at least one more (reshape a vector to (batch, 1))")
+        # TensorFlow's words, which its own tests match; it checks the target first, then the source.
+        for shape in (t_shape, s_shape):
+            if len(shape) < 2:
+                raise ValueError(f"Shape {shape} must have rank at least 2: batch_jacobian needs a batch dimension "
+                                 f"and at least one more (reshape a vector to (batch, 1); for one value per "
+                                 f"example, tape.gradient of their sum gives each example's gradient)")
         if t_shape[0] != s_shape[0]:
             raise ValueError(f"Need first dimension of target shape {t_shape} and source shape {s_shape} to match: "
                              f"batch_jacobian takes the first dimension as the batch of both")

@@ -177,7 +177,7 @@ def test_no_expected_value_is_in_any_file_a_student_receives(course):
 
 
 def test_no_reference_is_named_in_any_file_a_student_receives(course):
-    """The answers' own functions, classes and objects (hessian_times, DenseWithoutActivation, ...) are nowhere
+    """The answers' own functions, classes and objects (implicit_fixed_point, DenseWithoutActivation, ...) are nowhere
     shipped: the names written like code (with an underscore, or in CamelCase) that no lesson shows."""
     full_lessons = "\n".join(cell.source for path in (ROOT / "notebooks").glob("[0-9]*.ipynb")
                              for cell in nbformat.read(path, as_version=4).cells
@@ -187,7 +187,7 @@ def test_no_reference_is_named_in_any_file_a_student_receives(course):
         defined = re.findall(r"^(?:def|class) (\w+)|^(\w+) = ", path.read_text(), re.MULTILINE)
         names.update(n for pair in defined for n in pair if re.search(r"\w_\w|[a-z][A-Z]", n) and n != "EXERCISES")
     references = {name for name in names if not re.search(rf"\b{name}\b", full_lessons)}
-    assert {"hessian_times", "sweep_in_recording_order", "DenseWithoutActivation"} <= references
+    assert {"implicit_fixed_point", "sweep_in_recording_order", "DenseWithoutActivation"} <= references
     texts = shipped_texts(course)
     found = [(name, path) for path, text in texts.items() for name in references if re.search(rf"\b{name}\b", text)]
     assert not found, found[:10]

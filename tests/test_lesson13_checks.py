@@ -46,7 +46,7 @@ def problem(exercise, answer):
 
 
 RIGHT = {
-    "13.1": ("mul", """
+    "13.1b": ("mul", """
         def mul(a, b):
             a, b = as_value(a), as_value(b)
             return record(a.data * b.data, [(a, lambda g: unbroadcast(g * b.data, a.data.shape)),
@@ -55,18 +55,25 @@ RIGHT = {
     "13.2": ("matmul", """
         def matmul(a, b):
             a, b = as_value(a), as_value(b)
-            return record(a.data @ b.data, [(a, lambda g: g @ b.data.T), (b, lambda g: a.data.T @ g)])
+            return record(a.data @ b.data, [(a, lambda g: g @ b.data.T),
+                                            (b, lambda g: (np.swapaxes(a.data, -1, -2) @ g).reshape(
+                                                -1, *b.data.shape).sum(axis=0))])
         """),
-    "13.3a": ("tanh", """
-        def tanh(a):
+    "13.3a": ("reduce_sum", """
+        def reduce_sum(a, axis=None):
             a = as_value(a)
-            t = np.tanh(a.data)
-            return record(t, [(a, lambda g: g * (1.0 - t * t))])
+            def vjp(g):
+                return g * np.ones_like(a.data) if axis is None else np.repeat(np.expand_dims(g, axis),
+                                                                               a.data.shape[axis], axis)
+            return record(a.data.sum(axis=axis), [(a, vjp)])
         """),
-    "13.3c": ("reduce_mean", """
-        def reduce_mean(a):
+    "13.3b": ("reduce_mean", """
+        def reduce_mean(a, axis=None):
             a = as_value(a)
-            return record(a.data.mean(), [(a, lambda g: np.full(a.data.shape, g / a.data.size))])
+            n = a.data.size if axis is None else a.data.shape[axis]
+            shape = [1 if axis is None or k == axis else size for k, size in enumerate(a.data.shape)]
+            return record(a.data.mean(axis=axis), [(a, lambda g: np.broadcast_to(np.reshape(g, shape) / n,
+                                                                                 a.data.shape))])
         """),
     "13.4": ("sigmoid_cross_entropy", """
         def sigmoid_cross_entropy(logits, labels):
@@ -77,7 +84,7 @@ RIGHT = {
 }
 
 WRONG = [
-    ("13.1", "mul", """
+    ("13.1b", "mul", """
         def mul(a, b):
             a, b = as_value(a), as_value(b)
             return record(a.data * b.data, [(a, lambda g: g * b.data), (b, lambda g: g * a.data)])
@@ -87,16 +94,36 @@ WRONG = [
             a, b = as_value(a), as_value(b)
             return record(a.data @ b.data, [(a, lambda g: g @ b.data), (b, lambda g: a.data.T @ g)])
         """, "check which array each product needs"),
-    ("13.3a", "tanh", """
-        def tanh(a):
+    ("13.2", "matmul", """
+        def matmul(a, b):
+            a, b = as_value(a), as_value(b)
+            return record(a.data @ b.data, [(a, lambda g: g @ b.data.T),
+                                            (b, lambda g: np.swapaxes(a.data, -1, -2) @ g)])
+        """, "(un-broadcast it)"),
+    ("13.3a", "reduce_sum", """
+        def reduce_sum(a, axis=None):
             a = as_value(a)
-            return record(np.tanh(a.data), [(a, 1.0 - np.tanh(a.data) ** 2)])
+            return record(a.data.sum(axis=axis), [(a, lambda g: np.full(a.data.shape, g))])
+        """, "check which array each product needs"),
+    ("13.3a", "reduce_sum", """
+        def reduce_sum(a, axis=None):
+            a = as_value(a)
+            return record(a.data.sum(axis=axis), [(a, 1.0)])
         """, "not a number"),
-    ("13.3c", "reduce_mean", """
-        def reduce_mean(a):
+    ("13.3b", "reduce_mean", """
+        def reduce_mean(a, axis=None):
             a = as_value(a)
-            return record(a.data.mean(), [(a, lambda g: np.full(a.data.shape, g))])
+            shape = a.data.shape
+            return record(a.data.mean(axis=axis),
+                          [(a, lambda g: np.broadcast_to(g if axis is None else np.expand_dims(g, axis), shape))])
         """, "constant factor"),
+    ("13.3b", "reduce_mean", """
+        def reduce_mean(a, axis=None):
+            a = as_value(a)
+            shape = a.data.shape
+            return record(a.data.mean(axis=axis), [(a, lambda g: np.broadcast_to(
+                (g if axis is None else np.expand_dims(g, axis)) / a.data.size, shape))])
+        """, "number of all entries"),
     ("13.4", "sigmoid_cross_entropy", """
         def sigmoid_cross_entropy(logits, labels):
             z = as_value(logits)
@@ -106,6 +133,11 @@ WRONG = [
 ]
 
 
+def test_the_prediction_of_13_1_is_judged_and_its_slip_named():
+    assert problem("13.1a", (4, 3)) is None
+    assert "follow what naive_mul's VJP for b computes" in problem("13.1a", (3,))
+
+
 @pytest.mark.parametrize("exercise", RIGHT)
 def test_a_right_rule_passes(notebook, exercise):
     name, source = RIGHT[exercise]
@@ -113,7 +145,7 @@ def test_a_right_rule_passes(notebook, exercise):
     assert problem(exercise, notebook[name]) is None
 
 
-@pytest.mark.parametrize("exercise, name, source, says", WRONG, ids=[w[0] for w in WRONG])
+@pytest.mark.parametrize("exercise, name, source, says", WRONG, ids=[f"{w[0]}-{w[3]}" for w in WRONG])
 def test_a_typical_slip_is_named(notebook, exercise, name, source, says):
     define(notebook, source)
     said = problem(exercise, notebook[name])
@@ -138,13 +170,13 @@ DENSE = """
 
 
 def test_dense_waits_for_the_rules_it_builds_on(notebook):
-    define(notebook, DENSE, "def matmul(a, b):\n    return ...\n", "def tanh(a):\n    return ...\n")   # the stubs
+    define(notebook, DENSE, "def matmul(a, b):\n    return ...\n")   # the stub
     assert problem("13.5a", notebook["Dense"]) == ("it builds on your matmul, which does not pass exercise 13.2 "
                                                    "yet: finish that first")
 
 
 def test_dense_on_the_learners_rules_passes_and_one_computed_on_data_gets_no_gradient(notebook):
-    define(notebook, RIGHT["13.2"][1], RIGHT["13.3a"][1], DENSE)
+    define(notebook, RIGHT["13.2"][1], DENSE)
     assert problem("13.5a", notebook["Dense"]) is None
     define(notebook, DENSE.replace("matmul(x, self.weights) + self.bias",
                                    "Value(np.asarray(x.data) @ self.weights.data + self.bias.data)"))
@@ -152,7 +184,7 @@ def test_dense_on_the_learners_rules_passes_and_one_computed_on_data_gets_no_gra
 
 
 def test_an_mlp_whose_output_has_an_activation_is_told_so(notebook):
-    define(notebook, RIGHT["13.1"][1], RIGHT["13.2"][1], RIGHT["13.3a"][1], DENSE, """
+    define(notebook, RIGHT["13.1b"][1], RIGHT["13.2"][1], DENSE, """
     class MLP:
         def __init__(self, n_in, n_hidden, rng):
             self.hidden = Dense(n_in, n_hidden, rng, activation=tanh)

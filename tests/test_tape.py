@@ -373,6 +373,8 @@ def test_jacobian_shapes_and_values():
         tape.batch_jacobian(y, mt.constant(np.ones((3, 1))))
     with pytest.raises(ValueError, match=r"Shape \(3,\) must have rank at least 2"):
         tape.batch_jacobian(z, x[0])
+    with pytest.raises(ValueError, match=r"Shape \(2,\) must have rank at least 2"):   # a target of rank 1, as TF
+        tape.batch_jacobian(mt.reduce_sum(z, axis=1), x)
     with pytest.raises(RuntimeError, match="persistent=True.*experimental_use_pfor=False"):
         with mt.GradientTape() as once:
             once.watch(x)

@@ -99,10 +99,6 @@ DELIBERATE = {
     "grad_fn_returns_float32_for_float64": {"error": "TypeError"},
     "grad_fn_returns_float64_for_float32": {"error": "TypeError"},
     "grad_fn_returns_an_int_tensor_for_float32": {"error": "TypeError"},
-    # batch_jacobian takes a target of one value per example (shape (batch,)), as lesson 12's per-example losses;
-    # TensorFlow wants (batch, 1). The source must have rank 2, as in TensorFlow.
-    "tf_test_batch_jacobian_bad_output_rank": {"text": "no error"},
-    "batch_jacobian_of_a_vector_target": tensor([[1.0, 1.0], [1.0, 1.0]], "float32"),
     # custom_gradient functions return one tensor.
     "custom_gradient_returns_two_results": {"error": "TypeError"},
     # Forward mode through custom_gradient uses the custom gradient (its transpose): TensorFlow takes the tangent

@@ -2,24 +2,17 @@
 import numpy as np
 
 import minitape as mt
-from classroom.lessons.lesson_07 import HVP_CASES
+from classroom.lessons.lesson_07 import HVP_CASES, hvp_probe, runs_reverse_over_forward
 from classroom.spec import choice, function, value
 
 
-def h(x):
-    return mt.reduce_sum(x * mt.sin(x)) + x[0] * x[1] * x[2]
-
-
-def hessian_times(x0, v0):
-    """H v for h at x0, from the full Hessian (nested tapes), to compare the learner's product with."""
-    x = mt.constant(x0)
-    with mt.GradientTape() as outer:
-        outer.watch(x)
-        with mt.GradientTape() as inner:
-            inner.watch(x)
-            y = h(x)
-        g = inner.gradient(y, x)
-    return outer.jacobian(g, x).numpy() @ np.asarray(v0)
+def hvp_reverse_over_forward(f, x, v):
+    with mt.GradientTape() as tape:
+        tape.watch(x)
+        with mt.autodiff.ForwardAccumulator(x, v) as acc:
+            y = f(x)
+        g_dot_v = acc.jvp(y)
+    return tape.gradient(g_dot_v, x)
 
 
 TRANSPOSED = "the right sizes in the wrong order: the target's axes come first, then the source's"
@@ -42,14 +35,14 @@ EXERCISES = {
         "batch_jacobian keeps only the blocks of the full Jacobian where the example of the output and of the "
         "input agree.",
         "Its shape is (batch, outputs of one example, inputs of one example)."]),
-    "7.3": value("H_g", expected=[[4.0, 2.0], [2.0, 12.0]], gradient=True, hints=[
-        "The Hessian is the Jacobian of the gradient: one tape computes the gradient, another differentiates "
-        "it, and a Jacobian (not a gradient) keeps one row per element.",
-        "Record g on an inner tape inside an outer tape, both watching p; take the inner gradient while the "
-        "outer block is open, then the outer tape's jacobian of that gradient with respect to p."]),
-    "7.4": function("my_hvp", reference=hessian_times, cases=HVP_CASES, rtol=1e-10, gradient=True, hints=[
-        "Forward-over-reverse: the whole gradient computation, backward pass included, runs while a "
-        "ForwardAccumulator carries the tangent v along (section 4).",
-        "Open mt.autodiff.ForwardAccumulator(x, v) first; inside it, record h on a tape and take the gradient; "
-        "the accumulator's jvp of that gradient is H v."]),
+    "7.3": value("H_g", expected=[[4.0, 2.0], [2.0, 12.0]], hints=[
+        "First the gradient by hand: ∂g/∂x and ∂g/∂y. Then differentiate each of them with respect to x and to y.",
+        "∂g/∂x = 2xy and ∂g/∂y = x² + 3y²; the Hessian's entries are their derivatives, evaluated at (1, 2)."]),
+    "7.4": function("hvp_reverse_over_forward", reference=hvp_reverse_over_forward, cases=HVP_CASES, probe=hvp_probe,
+                    rtol=1e-10, gradient=True, test=runs_reverse_over_forward, hints=[
+        "Two recorders, nested: which one must be outside, so that it sees the other's arithmetic as ordinary "
+        "operations on x?",
+        "The tape watches x and is opened first; inside it, an accumulator with tangent v runs f, and its jvp of "
+        "f's value is ∇f · v, a tensor the tape has recorded. Still inside the tape's block, take that jvp; the "
+        "tape's gradient of it is H v."]),
 }

@@ -170,12 +170,12 @@ EXERCISES = {
     ]),
     "11.1b": judged_by("as_value", as_value_works, needs={"11.1a": "Value"}, hints=[
         "as_value must not wrap a Value twice: the tape follows Values by identity.",
-        "isinstance(x, Value) tells you whether x is already a Value; otherwise make a new Value(x).",
+        "Python's isinstance tells you whether x is already a Value; only a plain number needs a new one.",
     ]),
     "11.2": judged_by("record", record_works, needs={"11.1a": "Value"}, hints=[
         "Three steps: make the new Value, append to the active tape's records if there is one, return the Value.",
-        "Tape.active is None when no tape is recording; otherwise append the pair (new Value, parents) to "
-        "Tape.active.records.",
+        "Tape.active says whether a tape is recording (it is None when none is); what to append to its records "
+        "is the pair the docstring names.",
     ]),
     "11.3a": op("mul", mul, MUL_CASES, mistakes=[(swapped(mul), SWAPPED)], hints=[
         _OP_HINT, "For a product the partial with respect to a is b's number, and with respect to b is a's."]),
@@ -199,16 +199,25 @@ EXERCISES = {
                              "added (+=), not assigned")], hints=[
         "Follow the three numbered steps above: a dictionary of adjoints, one loop over reversed(records), and "
         "one list at the end.",
-        "Inside the loop, g = the adjoint of out (0.0 if absent); for each (inp, partial), the adjoint of inp "
-        "grows by partial times g. Use adjoint.get(v, 0.0) wherever a value may have no adjoint yet.",
+        "Inside the loop, read out's adjoint, counting a missing one as 0.0; each parent's adjoint then grows by "
+        "its partial times that. A dictionary's get method takes a default for a missing key.",
     ]),
-    "11.5a": op("tanh", tanh, TANH_CASES, hints=[
-        "Follow exp: convert with as_value, compute math.tanh of the number, record it with its one partial.",
-        "The partial is 1 - t², where t is the tanh you just computed."]),
-    "11.5b": value("g_tape", expected=g_gradient(0.4, -1.5), rtol=1e-9, gradient=True, hints=[
-        "g_tape can only be as right as the ops g uses: if the check of 11.5a (or an earlier one) fails, fix that "
+    "11.5": value("forward_result", expected=9.0, mistakes=[
+        (27.0, "that is the right derivative, 3x², which the reversed walk gives; follow the forward walk record by "
+               "record: which adjoints exist when each record is visited?"),
+        (0.0, "something does reach x: the record of y is visited with y's adjoint, 1, already set")], hints=[
+        "Walk the two records in order, keeping the dictionary of adjoints by hand: it starts as {y: 1}.",
+        "When v1 = x·x is visited, v1 has no adjoint yet; when y = v1·x is visited, y's adjoint is 1. What reaches "
+        "x, and through which partial?"]),
+    "11.6a": op("tanh", tanh, TANH_CASES, hints=[
+        "Follow exp: convert with as_value, compute math.tanh of the number, record it with its one partial. "
+        "tanh a = sinh a / cosh a: differentiate it with the quotient rule.",
+        "The derivative of tanh is 1 / cosh², which is also 1 minus the square of tanh itself."]),
+    "11.6b": value("g_tape", expected=g_gradient(0.4, -1.5), rtol=1e-9, gradient=True, hints=[
+        "g_tape can only be as right as the ops g uses: if the check of 11.6a (or an earlier one) fails, fix that "
         "first.",
-        "gradient_on(your_tape(), g, 0.4, -1.5) records g on your tape and sweeps backwards: it needs your "
-        "reverse_sweep (11.4), mul and div (11.3) and tanh (11.5a), and a list of two numbers comes back.",
+        "gradient_on (defined in the cell that compares tapes) records a function on the tape you give it and "
+        "sweeps backwards: give it your tape (your_tape()), g and the point. It needs your reverse_sweep (11.4), "
+        "mul and div (11.3) and tanh (11.6a).",
     ]),
 }

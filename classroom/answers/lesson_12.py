@@ -1,8 +1,10 @@
 """Answers of lesson 12 (tensors and layers)."""
 import numpy as np
 
-from classroom.lessons.lesson_12 import MATMUL_VJP_CASES, SOFTMAX_CASES, UNBROADCAST_CASES, matmul_vjp_probe
-from classroom.spec import function
+import minitape as mt
+from classroom.lessons.lesson_12 import MATMUL_VJP_CASES, PER_EXAMPLE_CASES, SOFTMAX_CASES, UNBROADCAST_CASES, \
+    matmul_vjp_probe, never_forms_the_jacobian, one_pass_whatever_the_batch, per_example_probe
+from classroom.spec import function, value
 
 
 def matmul_vjp(x, w, g):
@@ -19,6 +21,24 @@ def softmax_vjp(y, g):
     return (g - np.sum(g * y, axis=-1, keepdims=True)) * y
 
 
+def softmax(x):
+    e = np.exp(x - np.max(x))
+    return e / e.sum()
+
+
+def logistic_losses(x, t, weights):
+    return mt.nn.softplus(-t * mt.reduce_sum(x * weights, axis=1))
+
+
+def per_example_gradients(x, t, w, scale=1.0, shared=False):
+    weights = mt.constant(w if shared else np.tile(w, (len(t), 1)))
+    with mt.GradientTape() as tape:
+        tape.watch(weights)
+        total = mt.reduce_sum(logistic_losses(x, t, weights)) * scale
+    gradient = tape.gradient(total, weights).numpy()
+    return np.tile(gradient, (len(t), 1)) if shared else gradient
+
+
 EXERCISES = {
     "12.1": function("matmul_vjp", reference=matmul_vjp, cases=MATMUL_VJP_CASES, probe=matmul_vjp_probe, rtol=1e-10,
                      hints=[
@@ -31,7 +51,15 @@ EXERCISES = {
         "axes where the original had size 1. Sum over both.",
         "First sum over the leading axes (as many as g has more dimensions than shape); then sum over the "
         "axes where shape has a 1, keeping them (keepdims=True). The result must have exactly the shape given."]),
-    "12.3": function("softmax_vjp", reference=softmax_vjp, cases=SOFTMAX_CASES, rtol=1e-10, mistakes=[
+    "12.3": value("dsum_dx", expected=[0.0, 0.0, 0.0], mistakes=[
+        ([1.0, 1.0, 1.0], "those are the gradient of a plain sum of x; here the sum runs over the softmax's outputs, "
+                          "which depend on x together"),
+        (softmax(np.array([1.0, 2.0, 0.5])), "that is the diagonal part, diag(y), of J alone: the term -y yᵀ "
+                                             "is missing")], hints=[
+        "What is the sum of a softmax's outputs, for any logits?",
+        "A function that does not change when x changes has a gradient of zeros."]),
+    "12.4": function("softmax_vjp", reference=softmax_vjp, cases=SOFTMAX_CASES, rtol=1e-10,
+                     test=never_forms_the_jacobian, mistakes=[
         (lambda y, g: g * y, "it keeps only the diagonal part, diag(y), of J: the term from -y yᵀ is missing"),
         (lambda y, g: (g - np.sum(g * y)) * y,
          "it is right for one softmax, but in a batch it sums g y over the whole array: each row is its own softmax, "
@@ -40,4 +68,15 @@ EXERCISES = {
         "term is a sum over i that is the same number for every j.",
         "That common number is the dot product of g and y. In a batch each row is its own softmax: "
         "take that sum along the last axis and keep it (keepdims=True) so it broadcasts back over the row."]),
+    "12.5": function("per_example_gradients", reference=per_example_gradients, cases=PER_EXAMPLE_CASES,
+                     probe=per_example_probe, rtol=1e-10, test=one_pass_whatever_the_batch, mistakes=[
+        (lambda x, t, w: per_example_gradients(x, t, w, shared=True),
+         "every row holds the gradient of the whole batch's loss: with one w shared by all examples, their "
+         "gradients add up; give each example its own copy of w"),
+        (lambda x, t, w: per_example_gradients(x, t, w, scale=1.0 / len(t)),
+         "each row is divided by the batch size: that is the gradient of the mean of the losses; take their sum")],
+        hints=[
+        "One copy of w per example: a (B, P) array whose rows all equal w, watched by the tape.",
+        "Record the sum of logistic_losses(x, t, copies) on that tape; its gradient with respect to the copies has "
+        "one row per example, and no other example's loss reaches that row."]),
 }

@@ -6,9 +6,9 @@ The lesson's later cells run on it while the learner's is unfinished, in the ful
 """
 import numpy as np
 
-from classroom.lessons.lesson_13 import DENSE_CASES, LOSS_CASES, MATMUL_CASES, MLP_CASES, MUL_CASES, UNARY_CASES, \
+from classroom.lessons.lesson_13 import DENSE_CASES, LOSS_CASES, MATMUL_CASES, MLP_CASES, MUL_CASES, REDUCE_CASES, \
     dense_probe, mlp_probe, op_probe
-from classroom.spec import function
+from classroom.spec import choice, function
 
 
 class Value:
@@ -93,7 +93,8 @@ def mul(a, b):
 
 def matmul(a, b):
     a, b = as_value(a), as_value(b)
-    return record(a.data @ b.data, [(a, lambda g: g @ b.data.T), (b, lambda g: a.data.T @ g)])
+    return record(a.data @ b.data, [(a, lambda g: g @ b.data.T),
+                                    (b, lambda g: unbroadcast(np.swapaxes(a.data, -1, -2) @ g, b.data.shape))])
 
 
 def tanh(a):
@@ -102,14 +103,19 @@ def tanh(a):
     return record(t, [(a, lambda g: g * (1.0 - t * t))])
 
 
-def reduce_sum(a):
-    a = as_value(a)
-    return record(a.data.sum(), [(a, lambda g: np.full(a.data.shape, g))])
+def spread(g, axis, shape):
+    return np.broadcast_to(g if axis is None else np.expand_dims(g, axis), shape)
 
 
-def reduce_mean(a):
+def reduce_sum(a, axis=None):
     a = as_value(a)
-    return record(a.data.mean(), [(a, lambda g: np.full(a.data.shape, g / a.data.size))])
+    return record(a.data.sum(axis=axis), [(a, lambda g: spread(g, axis, a.data.shape))])
+
+
+def reduce_mean(a, axis=None, count=None):
+    a = as_value(a)
+    count = count or a.data.size // np.size(a.data.sum(axis=axis))
+    return record(a.data.mean(axis=axis), [(a, lambda g: spread(g / count, axis, a.data.shape))])
 
 
 def sigmoid_cross_entropy(logits, labels):
@@ -150,9 +156,13 @@ class MLP:
 
 
 # -- typical slips, recognised by what they observe ---------------------------------------------------------------
-def reduce_mean_as_sum(a):
-    a = as_value(a)
-    return record(a.data.mean(), [(a, lambda g: np.full(a.data.shape, g))])
+def reduce_mean_as_sum(a, axis=None):
+    return reduce_mean(a, axis, count=1)
+
+
+def reduce_mean_over_everything(a, axis=None):
+    return reduce_mean(a, axis, count=a.data.size)
+
 
 
 class DenseWithoutActivation(Dense):
@@ -176,44 +186,51 @@ def op(name, reference, cases, hints, mistakes=()):
 
 
 EXERCISES = {
-    "13.1": op("mul", mul, MUL_CASES, hints=[
-        _OP_HINT + " For a product, the gradient reaching a is g times b's array, and the other way round.",
-        "Each product g * b.data has the broadcast shape: give it back a's shape with unbroadcast(..., "
-        "a.data.shape), as add does, and likewise for b."]),
+    "13.1a": choice("shape_b", expected=(4, 3), mistakes=[
+        ((3,), "that is the shape a gradient of b must have; follow what naive_mul's VJP for b computes: g, of the "
+               "product's shape, times a's array")], hints=[
+        "The VJP naive_mul records for b multiplies g by a's array. What shape has g, the adjoint of the product?",
+        "Nothing in naive_mul sums anything: the result keeps the shape of g."]),
+    "13.1b": op("mul", mul, MUL_CASES, hints=[
+        _OP_HINT + " The VJPs of naive_mul have the right numbers and the wrong shapes.",
+        "A product that broadcast b copied b along the axes it added or stretched; its gradient must be summed "
+        "over those axes, as add does for its inputs."]),
     "13.2": op("matmul", matmul, MATMUL_CASES, hints=[
-        _OP_HINT + " Lesson 12 (exercise 12.1) derived both VJPs; match the shapes to place the transposes.",
-        "The gradient for a, of shape (n, k), is g @ b.data.T; the gradient for b, of shape (k, m), is "
-        "a.data.T @ g."]),
-    "13.3a": op("tanh", tanh, UNARY_CASES, hints=[
-        _OP_HINT + " The derivative of tanh is 1 - tanh², entry by entry.",
-        "Compute t = np.tanh(a.data) once; the VJP multiplies g by (1 - t * t)."]),
-    "13.3b": op("reduce_sum", reduce_sum, UNARY_CASES, hints=[
-        "The result is one number (shape ()), and g too. Every entry of a adds to the sum once, so each gets "
-        "all of g.",
-        "The VJP copies g into an array of a's shape: np.full(a.data.shape, g)."]),
-    "13.3c": op("reduce_mean", reduce_mean, UNARY_CASES, mistakes=[
-        (reduce_mean_as_sum, "its gradient is off by a constant factor: each entry counts 1/n times in a mean")],
-        hints=[
-        "Like the sum, with each entry counted 1/n times, n the number of entries (a.data.size).",
-        "The VJP is np.full(a.data.shape, g / a.data.size)."]),
+        _OP_HINT + " Lesson 12 (exercise 12.1) derived both VJPs for two matrices; match the shapes to place the "
+        "transposes.",
+        "On a stack, the gradient of each matrix of a is its own product, as for one matrix; b is used by every "
+        "matrix of the stack, so its gradient adds one product per matrix: the stack's axis is summed away, as "
+        "broadcasting's is. A stack is transposed by swapping its last two axes only."]),
+    "13.3a": op("reduce_sum", reduce_sum, REDUCE_CASES, hints=[
+        "g has the result's shape, without the reduced axis. Each entry of a added to exactly one entry of the "
+        "result, so it gets that entry of g.",
+        "Put the reduced axis back into g with size 1, then let broadcasting copy g along it to a's shape (NumPy "
+        "has a function for each of these two steps)."]),
+    "13.3b": op("reduce_mean", reduce_mean, REDUCE_CASES, mistakes=[
+        (reduce_mean_as_sum, "its gradient is off by a constant factor: each entry counts 1/n times in a mean of n "
+                             "entries"),
+        (reduce_mean_over_everything, "it divides by the number of all entries; a mean over one axis averages only "
+                                      "the entries along that axis")], hints=[
+        "Like the sum, with each entry counted 1/n times, n the number of entries that each mean averages.",
+        "Over one axis, n is the length of that axis; over everything, the size of a."]),
     "13.4": op("sigmoid_cross_entropy", sigmoid_cross_entropy, LOSS_CASES, hints=[
-        "The forward is max(z, 0) - z y + log(1 + exp(-|z|)) entry by entry (np.maximum, np.abs, np.log1p), "
-        "which never exponentiates a large positive number. The only parent is the logits.",
-        "The derivative with respect to z is sigmoid(z) - y, so the VJP is g * (sigmoid(z) - y); a stable "
-        "sigmoid is np.exp(-np.logaddexp(0, -z))."]),
+        "The forward is max(z, 0) - z y + log(1 + exp(-|z|)) entry by entry, which never exponentiates a large "
+        "positive number. The only parent is the logits. For the VJP, differentiate it where z > 0 and where z < 0.",
+        "Both pieces simplify to the same expression: the sigmoid of z minus the label. A sigmoid that never "
+        "overflows can be written with np.logaddexp."]),
     "13.5a": function("Dense", reference=Dense, cases=DENSE_CASES, probe=dense_probe, rtol=1e-9, answer="class",
-                      needs={"13.2": "matmul", "13.3a": "tanh"}, mistakes=[
+                      needs={"13.2": "matmul"}, mistakes=[
         (DenseWithoutActivation, "it ignores activation=tanh: apply the activation to x W + b when one is given")],
         hints=[
         "In __init__ make two Values: the weights (n_in, n_out) drawn with rng.normal and scaled by 1/√n_in, "
         "and the bias of n_out zeros; keep the activation too.",
-        "__call__ computes matmul(x, self.weights) + self.bias with your tape's ops and applies the activation "
-        "if there is one; trainable_variables returns [self.weights, self.bias]."]),
+        "__call__ computes x W + b with your tape's ops (matmul, then +) and applies the activation if there is "
+        "one; trainable_variables lists the two Values."]),
     "13.5b": function("MLP", reference=MLP, cases=MLP_CASES, probe=mlp_probe, rtol=1e-9, answer="class",
                       needs={"13.5a": "Dense"}, mistakes=[
         (MLPWithTanhOutput, "its output layer applies tanh too: the output should be a logit, with no activation")],
         hints=[
         "An MLP holds two Dense layers: n_in -> n_hidden with activation=tanh, then n_hidden -> 1 without one.",
         "__call__ feeds x through the hidden layer, then the output layer; trainable_variables joins the two "
-        "layers' lists (list + list)."]),
+        "layers' lists."]),
 }

@@ -1,10 +1,9 @@
-"""Answers of lesson 14 (the hard parts: checkpointing, implicit differentiation, kinks and the where trap)."""
-import math
-
+"""Answers of lesson 14 (the hard parts: checkpointing, implicit differentiation, nesting, kinks and the where trap)."""
+import numpy as np
 
 import minitape as mt
-from classroom.lessons.lesson_14 import CHECKPOINT_CASES, LOG_CASES, checkpoint_probe, log_or_zero_probe, \
-    saves_memory
+from classroom.lessons.lesson_14 import CHECKPOINT_CASES, FIXED_POINT_CASES, SOFTPLUS_CASES, checkpoint_probe, \
+    fixed_point_probe, saves_memory, softplus_probe, taped_as_one_op
 from classroom.spec import function, value
 
 
@@ -21,21 +20,45 @@ def checkpoint(segment):
     return run
 
 
-# --- 14.2: the implicit derivative of a fixed point ---------------------------------------------------------
-
-_A = 0.5
-_x_star = 0.0
-for _ in range(200):
-    _x_star = _A * math.cos(_x_star)
-
-# x = a cos x  ->  dx/da = cos x + a (-sin x) dx/da  ->  dx/da = cos x / (1 + a sin x)
-_DX_DA = math.cos(_x_star) / (1 + _A * math.sin(_x_star))
+# --- 14.2: the implicit gradient of a vector fixed point ----------------------------------------------------------
+W_FIXED = np.array([[0.2, -0.4, 0.1], [0.3, 0.1, -0.2], [-0.1, 0.5, 0.3]])
 
 
-# --- 14.3: the double where ---------------------------------------------------------------------------------
-def log_or_zero(x):
-    positive = x > 0
-    return mt.where(positive, mt.math.log(mt.where(positive, x, 1.0)), mt.zeros_like(x))
+def solve_fixed_point(a, iterations=200):
+    y = np.zeros_like(a)
+    for _ in range(iterations):
+        y = np.tanh(W_FIXED @ y + a)
+    return y
+
+
+def implicit_fixed_point(transposed=True, feedback=True):
+    """The fixed point of y = tanh(W y + a) as one custom op, its gradient by the implicit function theorem."""
+    def fixed_point(a):
+        @mt.custom_gradient
+        def solve(a):
+            y = mt.constant(solve_fixed_point(a.numpy()))
+            def grad(y_bar):
+                d = 1.0 - y * y                                   # G_y = D W, G_a = D
+                if not feedback:
+                    return d * y_bar
+                system = mt.eye(3, dtype=mt.float64) - d[:, None] * W_FIXED
+                u = mt.linalg.solve(system, mt.reshape(y_bar, (-1, 1)), adjoint=transposed)
+                return d * mt.reshape(u, (-1,))
+            return y, grad
+        return solve(a)
+    return fixed_point
+
+
+# --- 14.3: perturbation confusion ---------------------------------------------------------------------------
+# h(x) = x² · d/dy (x y) at y = 2 is x³: h'(1) = 3. NaiveDual: the inner product's tangent is x.tangent · 2 + x, which
+# is 3 at x = 1 + ε, a plain number; the outer function is then 3 x², whose slope at 1 is 6.
+TRUE_VALUE, NAIVE_VALUE = 3.0, 6.0
+
+
+# --- 14.4: a softplus that where guards ---------------------------------------------------------------------
+def softplus_safe(x):
+    small = x < 20.0
+    return mt.where(small, mt.math.log(1.0 + mt.exp(mt.where(small, x, 0.0))), x)
 
 
 EXERCISES = {
@@ -47,19 +70,36 @@ EXERCISES = {
         "In grad_fn(upstream): a new tape that watches h, the segment run again inside it, then that tape's "
         "gradient of the output with respect to h, seeded with output_gradients=upstream.",
     ]),
-    "14.2": value("dx_da", expected=_DX_DA, rtol=1e-6, mistakes=[
-        (math.cos(_x_star), "that is ∂g/∂a alone: when a changes, x changes too and feeds back through g"),
-        (math.cos(_x_star) / (1 - _A * math.sin(_x_star)),
-         "a sign is wrong: check the derivative of a·cos(x) with respect to x, and the 1 − ∂g/∂x"),
+    "14.2": function("fixed_point", reference=implicit_fixed_point(), cases=FIXED_POINT_CASES,
+                     probe=fixed_point_probe, rtol=1e-12, atol=1e-15, test=taped_as_one_op, mistakes=[
+        (implicit_fixed_point(transposed=False),
+         "it solves (I − G_y) u = ȳ: reverse mode needs the transposed system, (I − G_y)ᵀ u = ȳ, since it carries "
+         "ȳᵀ through the inverse from the left"),
+        (implicit_fixed_point(feedback=False),
+         "that is G_aᵀ ȳ alone: when a changes, y changes too and feeds back through g, which the solve with "
+         "I − G_y accounts for"),
     ], hints=[
-        "At the fixed point x = g(x, a). Differentiate both sides with respect to a, remembering that x depends on a.",
-        "dx/da = ∂g/∂a + ∂g/∂x · dx/da: solve this one linear equation for dx/da, then put in the partial "
-        "derivatives of g = a·cos(x) at x_star (by hand, or with a persistent tape).",
+        "Differentiate g(y, a) = tanh(W y + a) by the chain rule, at the fixed point, where tanh(W y + a) is y "
+        "itself; then follow the two steps of the text: a solve, then a product.",
+        "Both Jacobians carry the diagonal matrix D of tanh' = 1 − y²: G_a is D alone, and G_y is D times W. "
+        "mt.linalg.solve takes the right-hand side as a column.",
     ]),
-    "14.3": function("log_or_zero", reference=log_or_zero, cases=LOG_CASES, probe=log_or_zero_probe, rtol=1e-12,
-                     hints=[
-        "A where() keeps the NaN if the log ever sees x = 0, even in the branch it discards.",
-        "Make sure the log only ever receives positive numbers: replace x by a harmless positive value where x "
-        "<= 0 before taking the log, and keep the outer where for the values.",
+    "14.3a": value("true_value", expected=TRUE_VALUE, mistakes=[
+        (NAIVE_VALUE, "that is what the naive code returns, not the derivative")], hints=[
+        "Work out the inner derivative first: d/dy (x y) does not depend on y.",
+        "With the inner derivative in place, h is a power of x."]),
+    "14.3b": value("naive_value", expected=NAIVE_VALUE, mistakes=[
+        (TRUE_VALUE, "that is the right derivative: the naive code confuses the two perturbations and gets "
+                     "another number")], hints=[
+        "The inner call receives x = 1 + 1ε from the outer one and makes y = 2 + 1ε with the same ε. Multiply the "
+        "two with NaiveDual's rule and read the tangent.",
+        "That tangent is a plain number that depends on x's value; the outer function is x · x times it. "
+        "Differentiate that at x = 1."]),
+    "14.4": function("softplus_safe", reference=softplus_safe, cases=SOFTPLUS_CASES, probe=softplus_probe,
+                     rtol=1e-6, hints=[
+        "The NaN appears where x is large: which op's result is infinite there, and what does its rule multiply "
+        "the zero upstream gradient by?",
+        "Give that op an input that cannot overflow wherever its branch is discarded: a where inside, on x, and "
+        "the outer where as before.",
     ]),
 }

@@ -1,5 +1,66 @@
-"""Lesson 07's public test cases (higher-order derivatives)."""
+"""Lesson 07's public test cases, probe and test (higher-order derivatives)."""
 import numpy as np
 
-HVP_CASES = [(np.array([0.5, -1.0, 2.0]), np.array([1.0, 0.0, 0.0])),
-             (np.array([1.5, 0.3, -0.7]), np.array([0.2, -1.0, 3.0]))]
+import minitape as mt
+from classroom.probes import ReturnedNone, Slot, Wrong, call
+from minitape import recording
+
+
+def quartic(x):
+    """Section 4's function: a tridiagonal Hessian."""
+    return mt.reduce_sum(x ** 4) / 4.0 + mt.reduce_sum(x[:-1] * x[1:])
+
+
+def wavy(x):
+    """A function of three numbers whose Hessian is full."""
+    return mt.reduce_sum(x * mt.sin(x)) + x[0] * x[1] * x[2]
+
+
+FUNCTIONS = {"quartic": quartic, "wavy": wavy}
+HVP_CASES = [("wavy", np.array([0.5, -1.0, 2.0]), np.array([1.0, 0.0, 0.0])),
+             ("wavy", np.array([1.5, 0.3, -0.7]), np.array([0.2, -1.0, 3.0])),
+             ("quartic", np.linspace(-1.0, 1.0, 5), np.cos(np.arange(5.0)))]
+
+
+def _recorders_seen_by(f, seen):
+    """f, noting the tapes and accumulators active (outermost first) each time it runs."""
+    def watched(x):
+        seen.append([type(r).__name__ for r in recording.active()
+                     if isinstance(r, (mt.GradientTape, mt.autodiff.ForwardAccumulator))])
+        return f(x)
+    return watched
+
+
+def hvp_probe(hvp, name, x0, v0):
+    """7.4: the product the learner's function returns for one function, point and direction."""
+    seen = []
+    try:
+        product = call(hvp, _recorders_seen_by(FUNCTIONS[name], seen), mt.constant(x0), mt.constant(v0),
+                       what=f"on {name} at x = {x0.tolist()}")
+    except ReturnedNone:
+        if seen and seen[0][:2] == ["ForwardAccumulator", "GradientTape"]:
+            raise Wrong("it returned None: the tape recorded inside the accumulator, so it never saw the "
+                        "accumulator's arithmetic and has no path from ∇f · v back to x") from None
+        raise
+    product = np.asarray(mt.convert_to_tensor(product).numpy())
+    if product.shape != x0.shape:
+        raise Wrong(f"on {name} at a point of shape {x0.shape} it returned shape {product.shape}: H v has the shape "
+                    f"of x")
+    return Slot(product, f"on {name}, H v is wrong: {{}}")
+
+
+def runs_reverse_over_forward(hvp):
+    """7.4: f runs once, while a tape records outside a ForwardAccumulator."""
+    seen = []
+    call(hvp, _recorders_seen_by(quartic, seen), mt.constant(np.linspace(-1.0, 1.0, 5)), mt.constant(np.ones(5)),
+         what="on quartic")
+    if len(seen) != 1:
+        return f"f ran {len(seen)} times for one product: one run of f, under both recorders, is enough"
+    (stack,) = seen
+    if "ForwardAccumulator" not in stack:
+        return ("f ran with no ForwardAccumulator active: in reverse-over-forward the accumulator computes "
+                "∇f · v as f runs")
+    if "GradientTape" not in stack[:stack.index("ForwardAccumulator")]:
+        return ("f ran in a ForwardAccumulator with no tape recording outside it (a tape inside it is "
+                "forward-over-reverse): open the tape first, so that it records the accumulator's arithmetic")
+    return None

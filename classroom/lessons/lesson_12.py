@@ -1,6 +1,9 @@
-"""Lesson 12's public test cases and probe (tensors and layers)."""
+"""Lesson 12's public test cases, probes and tests (tensors and layers)."""
+import tracemalloc
+
 import numpy as np
 
+import minitape as mt
 from classroom.probes import NotAnswered, Raised, Slot, Wrong, call
 
 
@@ -50,3 +53,59 @@ _RNG = np.random.default_rng(13)
 SOFTMAX_CASES = [(_softmax(_RNG.normal(size=4)), _RNG.normal(size=4)),
                  (_softmax(_RNG.normal(size=(3, 5))), _RNG.normal(size=(3, 5))),
                  (_softmax(np.array([0.0, 0.0])), np.array([1.0, 1.0]))]
+
+
+def never_forms_the_jacobian(softmax_vjp):
+    """12.4: the VJP of a softmax of 1000 entries holds far less than J's million numbers at its peak."""
+    n = 1000
+    y, g = _softmax(np.linspace(-2.0, 2.0, n)), np.cos(np.arange(n, dtype=np.float64))
+    tracing = tracemalloc.is_tracing()
+    if not tracing:
+        tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    tracemalloc.reset_peak()
+    try:
+        call(softmax_vjp, y, g, what=f"on a softmax of {n} entries it")
+        peak = tracemalloc.get_traced_memory()[1] - before
+    finally:
+        if not tracing:
+            tracemalloc.stop()
+    if peak > 100 * 8 * n:
+        return (f"at n = {n} it held {peak / 1e6:.1f} MB at its peak, the size of a {n} × {n} matrix: it forms the "
+                f"Jacobian (or another n × n array); compute Jᵀg from y and g without it")
+    return None
+
+
+# -- 12.5: per-example gradients ------------------------------------------------------------------------------------
+def _classification(B, seed):
+    rng = np.random.default_rng(seed)
+    return rng.normal(size=(B, 3)), rng.choice([-1.0, 1.0], size=B), rng.normal(size=3)
+
+
+PER_EXAMPLE_CASES = [_classification(5, 120), _classification(40, 121)]
+
+
+def per_example_probe(per_example_gradients, x, t, w):
+    """12.5: the learner's (B, P) array of per-example gradients."""
+    got = call(per_example_gradients, x.copy(), t.copy(), w.copy(), what=f"for a batch of {len(t)} it")
+    got = np.asarray(got.numpy() if hasattr(got, "numpy") else got)
+    if got.shape != x.shape:
+        raise Wrong(f"for a batch of {len(t)} examples and {x.shape[1]} weights it returned shape {got.shape}: one "
+                    f"row per example, one column per weight, {x.shape}")
+    return Slot(got, f"for a batch of {len(t)} the per-example gradients are wrong: {{}}")
+
+
+def one_pass_whatever_the_batch(per_example_gradients):
+    """12.5: as many ops for a batch of 64 as for a batch of 4: one forward and one backward pass."""
+    counts = []
+    for B in (4, 64):
+        x, t, w = _classification(B, 122)
+        with mt.autodiff.OpCounter() as ops:
+            call(per_example_gradients, x, t, w, what=f"for a batch of {B} it")
+        counts.append(ops.total)
+    if counts[0] == 0:
+        return "it runs no minitape op: record logistic_losses on a tape and let the tape find the gradients"
+    if counts[0] != counts[1]:
+        return (f"it runs {counts[0]} ops for a batch of 4 and {counts[1]} for a batch of 64: passes that grow with "
+                f"the batch; one tape, one backward pass, whatever B is")
+    return None

@@ -29,19 +29,24 @@ _RNG = np.random.default_rng(13)
 MUL_CASES = [((_normal(4, 3), _normal(4, 3)), ()), ((_normal(4, 3), _normal(3)), ()),
              ((_normal(4, 1), _normal(1, 3)), ()), ((_normal(), _normal(2, 3)), ())]
 MATMUL_CASES = [((_normal(2, 3), _normal(3, 4)), ()), ((_normal(4, 4), _normal(4, 4)), ()),
-                ((_normal(1, 5), _normal(5, 2)), ())]
-UNARY_CASES = [((_normal(3, 4),), ()), ((_normal(5),), ()), ((_normal(2, 1, 3),), ())]
+                ((_normal(1, 5), _normal(5, 2)), ()), ((_normal(3, 2, 4), _normal(4, 4)), ())]
+REDUCE_CASES = [((_normal(3, 4),), ()), ((_normal(3, 4),), (0,)), ((_normal(3, 4),), (1,)),
+                ((_normal(2, 1, 3),), (2,)), ((_normal(5),), (0,)), ((_normal(2, 1, 3),), ())]
 LOSS_CASES = [((np.array([[-800.0], [-3.0], [0.0], [0.5], [4.0], [800.0]]),),
                (np.array([[1.0], [0.0], [1.0], [0.0], [1.0], [0.0]]),)),
               ((_normal(7),), ((_normal(7) > 0).astype(float),))]
 
 
 def op_probe(op, arrays, extra):
-    """The op's result and the gradient of each input, swept back from a random upstream gradient g."""
+    """The op's result and the gradient of each input, swept back from a random upstream gradient g.
+
+    ``extra`` holds the arguments after the inputs: the labels of the loss, the axis of a reduction.
+    """
     Value, Tape = parts(op, "Value", "Tape")
     name = op.__name__
-    who = ["logits"] if extra else ["a", "b"]
-    shapes = " and ".join(str(np.shape(a)) for a in arrays)
+    who = ["logits"] if name == "sigmoid_cross_entropy" else ["a", "b"]
+    shapes = " and ".join(str(np.shape(a)) for a in arrays) + (f", axis={extra[0]}" if name.startswith("reduce")
+                                                               and extra else "")
     inputs = [Value(a.copy()) for a in arrays]
     with Tape() as tape, np.errstate(all="ignore"):  # a naive formula's overflow is reported below, in one sentence
         out = call(op, *inputs, *extra, what=f"{name} on inputs of shapes {shapes}")
@@ -72,7 +77,7 @@ def op_probe(op, arrays, extra):
         if np.shape(g) != np.shape(array):
             raise Wrong(f"on inputs of shapes {shapes} the gradient of {input_name} has shape {np.shape(g)}, but "
                         f"{input_name} has shape {np.shape(array)}: a gradient has the shape of what it "
-                        f"differentiates" + (" (un-broadcast it)" if name == "mul" else ""))
+                        f"differentiates" + (" (un-broadcast it)" if name in ("mul", "matmul") else ""))
         slots.append(Slot(g, f"on inputs of shapes {shapes} (a random upstream gradient g) the gradient of "
                              f"{input_name} is wrong: {{}}"))
     return slots

@@ -60,28 +60,65 @@ def saves_memory(checkpoint):
     return None
 
 
-LOG_POINTS = [-1.0, 0.0, 0.5, 2.0]
-LOG_CASES = [()]
+# -- 14.2: the implicit gradient of a vector fixed point -----------------------------------------------------------
+_RNG = np.random.default_rng(14)
+FIXED_POINT_CASES = [(np.array([0.5, -1.0, 0.25]), _RNG.normal(size=3)),
+                     (np.array([2.0, 0.1, -1.5]), _RNG.normal(size=3))]
 
 
-def log_or_zero_probe(log_or_zero):
-    """14.3: the values and the gradient of log_or_zero at -1, 0, 0.5 and 2."""
-    x = mt.constant(LOG_POINTS, dtype=mt.float64)
-    with np.errstate(all="ignore"):  # a naive answer divides by zero: that is what this check reports
+def fixed_point_probe(fixed_point, a, y_bar):
+    """14.2: the fixed point for ``a``, and the gradient of y_bar · y with respect to a."""
+    source = mt.constant(a)
+    with mt.GradientTape() as tape:
+        tape.watch(source)
+        y = call(fixed_point, source, what=f"fixed_point at a = {a.tolist()}")
+    gradient = call(lambda: tape.gradient(y, source, output_gradients=mt.constant(y_bar)),
+                    what="the gradient of fixed_point (your grad)")
+    gradient = mt.convert_to_tensor(gradient).numpy()
+    if gradient.shape != a.shape:
+        raise Wrong(f"grad returned shape {gradient.shape}; a has shape {a.shape}: a gradient has the shape of what "
+                    f"it differentiates")
+    return [Slot(mt.convert_to_tensor(y).numpy(), "its value is not the fixed point: keep the forward pass as given "
+                                                  "({})"),
+            Slot(gradient, "its gradient is wrong (the check wants the exact gradient to 1e-12, closer than a finite "
+                           "difference of the loop can come): {}")]
+
+
+def taped_as_one_op(fixed_point):
+    """14.2: the tape holds the solve as one op, and the gradient keeps its precision without the loop."""
+    source = mt.constant(FIXED_POINT_CASES[0][0])
+    with mt.GradientTape() as tape:
+        tape.watch(source)
+        call(fixed_point, source, what="fixed_point")
+    if len(tape) != 1:
+        return (f"the tape recorded {len(tape)} ops for one solve: the solve should stay one custom op, its loop "
+                f"untracked, and its gradient come from the fixed point alone")
+    return None
+
+
+# -- 14.3 is two numbers; 14.4: a softplus that where guards -------------------------------------------------------
+SOFTPLUS_POINTS = [-30.0, -5.0, 0.0, 3.0, 19.5, 20.0, 30.0, 100.0, 1000.0]
+SOFTPLUS_CASES = [()]
+
+
+def softplus_probe(softplus_safe):
+    """14.4: the values and the gradient of softplus_safe in float32, from -30 to 1000."""
+    x = mt.constant(SOFTPLUS_POINTS, dtype=mt.float32)
+    with np.errstate(all="ignore"):  # the guarded version overflows in the discarded branch: this check says so
         with mt.GradientTape() as tape:
             tape.watch(x)
-            y = call(log_or_zero, x)
+            y = call(softplus_safe, x)
         gradient = tape.gradient(y, x)
     values = mt.convert_to_tensor(y).numpy()
-    if values.shape != (4,):
-        raise Wrong(f"for an input of shape (4,) it returned shape {values.shape}: it should work elementwise")
+    if values.shape != x.shape:
+        raise Wrong(f"for an input of shape {tuple(x.shape)} it returned shape {values.shape}: it should work "
+                    f"elementwise")
     if gradient is None:
-        raise Wrong("its gradient is None: no recorded path from x (is the log computed with minitape ops on x, "
-                    "inside the tape?)")
+        raise Wrong("its gradient is None: no recorded path from x (is it computed with minitape ops on x?)")
     g = gradient.numpy()
     if np.isnan(g).any():
-        where_nan = ", ".join(f"x = {v:g}" for v, bad in zip(LOG_POINTS, np.isnan(g)) if bad)
-        raise Wrong(f"its gradient is still NaN at {where_nan}: the branch that where() throws away is still "
-                    f"differentiated there, and its infinite derivative times zero is NaN")
-    return [Slot(values, "its values are wrong: log(x) where x > 0 and 0 elsewhere (at x = 0 too); {}"),
-            Slot(g, "its gradient is finite but wrong: 1/x where x > 0 and 0 elsewhere; {}")]
+        where_nan = ", ".join(f"x = {v:g}" for v, bad in zip(SOFTPLUS_POINTS, np.isnan(g)) if bad)
+        raise Wrong(f"its gradient is still NaN at {where_nan}: the op that overflows there still sees a large x, "
+                    f"although where() discards its result")
+    return [Slot(values, "its values are wrong: log(1 + e^x) below 20, x from there on; {}"),
+            Slot(g, "its gradient is finite but wrong: σ(x) below 20, 1 from there on; {}")]
