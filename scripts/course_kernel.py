@@ -11,6 +11,7 @@ make lab installs it on every start; make notebooks stores the metadata after ex
 writes the language_info of the kernel it ran, which, without the setting, has the version in it).
 """
 
+import argparse
 import pathlib
 import shutil
 import sys
@@ -56,17 +57,21 @@ def store(path, kernel_metadata):
     return True
 
 
-def main(command, paths):
-    if command == "install":
+def main(argv=None):
+    parser = argparse.ArgumentParser(description="The course's kernel setting, and the notebook metadata it makes.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("install", help="put the kernel setting into this Python's environment")
+    store_command = commands.add_parser("store", help="store the kernel's metadata in the lessons (or these)")
+    store_command.add_argument("notebooks", nargs="*", type=pathlib.Path)
+    args = parser.parse_args(argv)
+    if args.command == "install":
         print(f"the course's kernel setting is in {install()}")
-    elif command == "store":
+    else:
         kernel_metadata = metadata()
-        for path in paths or sorted(NOTEBOOKS.glob("*.ipynb")):
+        for path in args.notebooks or sorted(NOTEBOOKS.glob("*.ipynb")):
             if store(path, kernel_metadata):
                 print(f"{path}: stored the course kernel's metadata")
-    else:
-        sys.exit(__doc__)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "", sys.argv[2:])
+    main()
