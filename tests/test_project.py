@@ -22,6 +22,7 @@ from classroom.editions import tags
 
 tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard library from Python 3.11")
 
+IN_THE_COURSE_EXTRA = "Jupyter's packages are in the course extra: pip install -e '.[course]'"
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
@@ -104,7 +105,7 @@ def test_ci_runs_the_readme_test_command():
 
 
 def test_notebook_metadata_script_stores_the_course_kernels_and_changes_nothing_else(tmp_path):
-    nbformat = pytest.importorskip("nbformat")
+    nbformat = pytest.importorskip("nbformat", reason=IN_THE_COURSE_EXTRA)
     course_kernel = load_script("course_kernel")
     metadata = course_kernel.metadata()
     # What nbconvert stores after executing a lesson with ipykernel's own kernel: its version in language_info.
@@ -122,7 +123,7 @@ def test_notebook_metadata_script_stores_the_course_kernels_and_changes_nothing_
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
 def test_notebook_stores_the_course_kernels_metadata(path):
     # JupyterLab replaces a different kernelspec or language_info when the kernel connects: the lesson opens modified.
-    pytest.importorskip("ipykernel.kernelspec")
+    pytest.importorskip("ipykernel.kernelspec", reason=IN_THE_COURSE_EXTRA)
     expected = load_script("course_kernel").metadata()
     stored = json.loads(path.read_text())["metadata"]
     for key, value in expected.items():
@@ -131,9 +132,9 @@ def test_notebook_stores_the_course_kernels_metadata(path):
 
 
 def test_the_course_kernel_reports_the_stored_language_info_without_the_version():
-    manager = pytest.importorskip("jupyter_client.manager")
+    manager = pytest.importorskip("jupyter_client.manager", reason=IN_THE_COURSE_EXTRA)
     course_kernel = load_script("course_kernel")
-    ipykernel = pytest.importorskip("ipykernel.ipkernel")
+    ipykernel = pytest.importorskip("ipykernel.ipkernel", reason=IN_THE_COURSE_EXTRA)
     kernel, client = manager.start_new_kernel(
         kernel_name="python3", extra_arguments=[f"--IPKernelApp.extra_config_file={course_kernel.KERNEL_SETTING}"])
     try:
@@ -156,7 +157,7 @@ def test_notebook_stores_widgets_as_their_pictures(path):
 
 
 def test_dropping_widget_views_keeps_the_picture_and_the_text():
-    nbformat = pytest.importorskip("nbformat")
+    nbformat = pytest.importorskip("nbformat", reason=IN_THE_COURSE_EXTRA)
     widget = nbformat.v4.new_output("display_data", data={
         "application/vnd.jupyter.widget-view+json": {"model_id": "a1", "version_major": 2, "version_minor": 0},
         "image/svg+xml": "<svg/>", "image/png": "iVBORw0KGgo=", "text/plain": "<slider>"})
@@ -377,7 +378,7 @@ def test_book_copy_folds_solutions_drops_the_badge_and_links_other_files_into_th
     pytest.importorskip("sphinx", reason="the book's tools are the book extra (make book installs them)")
     build_book = load_script("build_book")
     badge = load_script("binder_links").badge("https://github.com/o/r")
-    nbformat = pytest.importorskip("nbformat")
+    nbformat = pytest.importorskip("nbformat", reason=IN_THE_COURSE_EXTRA)
     notebook = nbformat.v4.new_notebook(cells=[
         nbformat.v4.new_markdown_cell(f"# 00\n\n{badge}\n"),
         nbformat.v4.new_code_cell("# Reference solution\n", metadata={"tags": ["solution"]}),
