@@ -49,6 +49,18 @@ def lab_command(extra_args):
     return command + list(extra_args)
 
 
+def server_environment(environ):
+    """JupyterLab's environment, which its kernels inherit: the course's settings first, and the repository on
+    Python's path, so that the lessons import the course's checks (classroom/) however minitape was installed
+    (make's .venv puts the repository on the path as well; an install by hand does not).
+    """
+    # A token we choose is not printed by JupyterLab in its own banner, so the line main prints is the only URL.
+    env = {"JUPYTER_TOKEN": secrets.token_hex(24), **environ}
+    for name, first in [("JUPYTER_CONFIG_PATH", COURSE_CONFIG), ("PYTHONPATH", ROOT)]:
+        env[name] = os.pathsep.join(filter(None, [str(first), environ.get(name)]))
+    return env
+
+
 def wait_for_server_info(server):
     """The connection details JupyterLab writes once it listens (jpserver-<pid>.json), or None if it exited."""
     info_file = pathlib.Path(jupyter_runtime_dir()) / f"jpserver-{server.pid}.json"
@@ -71,11 +83,7 @@ def lesson_url(info):
 def main(extra_args):
     trust_lessons()
     install_course_kernel()  # so that a lesson opens unmodified, whatever this Python's version
-    # A token we choose is not printed by JupyterLab in its own banner, so the one line below is the only URL.
-    env = {"JUPYTER_TOKEN": secrets.token_hex(24), **os.environ}
-    env["JUPYTER_CONFIG_PATH"] = os.pathsep.join(filter(None, [str(COURSE_CONFIG),
-                                                               os.environ.get("JUPYTER_CONFIG_PATH")]))
-    server = subprocess.Popen(lab_command(extra_args), cwd=ROOT, env=env)
+    server = subprocess.Popen(lab_command(extra_args), cwd=ROOT, env=server_environment(os.environ))
     # Ctrl-C reaches JupyterLab too, which asks whether to stop; this process just waits for it to end.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, lambda signum, frame: server.terminate())

@@ -260,6 +260,21 @@ def test_setup_says_a_newer_python_than_ci_tests_is_untested_and_goes_on(tmp_pat
     assert f"is Python {newer}, newer than the ones CI tests" in result.stderr and f"use {newest}" in result.stderr
 
 
+def test_lab_gives_its_kernels_the_course_settings_and_the_repository_on_the_path(tmp_path):
+    lab = load_script("lab")
+    env = lab.server_environment({"PYTHONPATH": "/mine", "HOME": "/home/learner"})
+    assert env["PYTHONPATH"].split(os.pathsep) == [str(ROOT), "/mine"]
+    assert env["JUPYTER_CONFIG_PATH"].split(os.pathsep) == [str(lab.COURSE_CONFIG)]
+    assert env["HOME"] == "/home/learner" and len(env["JUPYTER_TOKEN"]) == 48
+    # Where the lessons' checks are found: not without the repository on the path (-S: no site-packages, so no
+    # .pth file of make's .venv), and with it.
+    finds = [sys.executable, "-S", "-c", "import importlib.util as u, sys; sys.exit(not u.find_spec('classroom'))"]
+    without = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
+    outside = subprocess.run(finds, cwd=tmp_path, capture_output=True, env=without)
+    inside = subprocess.run(finds, cwd=tmp_path, capture_output=True, env={**without, "PYTHONPATH": env["PYTHONPATH"]})
+    assert outside.returncode != 0 and inside.returncode == 0, inside.stderr
+
+
 def test_lab_adds_allow_root_exactly_when_root():
     command = load_script("lab").lab_command(["--port", "9999"])
     assert ("--allow-root" in command) == (os.geteuid() == 0)
