@@ -1,8 +1,11 @@
 # The two commands of the README:   make lab   (open the course)   make test   (run every test)
-# ENV=conda uses the conda environment from environment.yml instead of a .venv.
-# make lab LAB_ARGS="--port 9999 --no-browser" passes options on to JupyterLab.
+# $(PY) is Python in the environment with the extras of pyproject.toml a target needs (EXTRAS; the course by
+# default), made ready first by scripts/setup.sh; a failed setup stops make with setup's own message.
+#   make lab PYTHON=python3.13   makes .venv with that interpreter (a .venv made by another one is made again)
+#   make lab ENV=conda           uses the conda environment from environment.yml instead of a .venv
+#   make lab LAB_ARGS="--port 9999 --no-browser" passes options on to JupyterLab.
 ENV ?= venv
-PY = $(shell scripts/setup.sh $(ENV))
+PY = scripts/setup.sh $(ENV) $(EXTRAS) --
 NBVAL = --nbval --nbval-current-env --nbval-sanitize-with notebooks/nbval-sanitize.cfg
 LAB_ARGS ?=
 
@@ -10,46 +13,70 @@ LESSONS ?=
 ALL_LESSONS = $(wildcard notebooks/[0-9]*.ipynb)
 LESSON_FILES = $(if $(LESSONS),$(foreach n,$(LESSONS),$(wildcard notebooks/$(n)_*.ipynb)),$(ALL_LESSONS))
 
-.PHONY: lab test lint book notebooks student nbgrader bench
+.PHONY: lab test test-python test-lab-python lint book notebooks student nbgrader bench
 
+# A learner's install: the course only.
+lab: EXTRAS = course
 lab:
 	$(PY) scripts/lab.py $(LAB_ARGS)
 
 # The linter first (pyproject.toml's [tool.ruff]), then the static book (build/book/index.html), so that a lesson
 # it cannot render fails the tests.
+test: EXTRAS = course test browser lint grading book
 test: lint book
 	$(PY) -m pytest tests minitape classroom notebooks --doctest-modules $(NBVAL)
 
+# The unit tests, docstring examples and lessons (nbval) on another Python, in a light environment of its own; CI
+# runs it for every supported Python beside make test's:   make test-python PYTHON=python3.13 VENV=.venv-3.13
+test-python: EXTRAS = course test grading
+test-python:
+	$(PY) -m pytest -p no:cacheprovider tests minitape classroom notebooks --doctest-modules $(NBVAL) \
+	  --ignore=tests/browser
+
+# Every lesson opened and run in JupyterLab (tests/browser/test_lab_lessons.py) on another Python: CI runs it on
+# one, so that a lesson is seen to open unmodified on two Pythons.
+test-lab-python: EXTRAS = course test browser
+test-lab-python:
+	$(PY) -m pytest -p no:cacheprovider tests/browser/test_lab_lessons.py
+
+lint: EXTRAS = lint
 lint:
 	$(PY) -m ruff check
 
+book: EXTRAS = course book
 book:
 	$(PY) scripts/build_book.py
 
 # Re-execute every lesson top to bottom in a fresh kernel and store its outputs (after a library change);
 # first the exercises' data is written from their answers (classroom/data/, what the checks compare with).
-# Reference solutions then lose their outputs, so that a collapsed solution shows nothing, and sliders are stored as
-# their first picture (scripts/drop_widget_views.py says why). LESSONS="00 05" for some.
+# Reference solutions then lose their outputs, so that a collapsed solution shows nothing, sliders are stored as
+# their first picture (scripts/drop_widget_views.py says why), and the notebook's kernel metadata is the course
+# kernel's, the same on every Python (scripts/course_kernel.py). LESSONS="00 05" for some.
+notebooks: EXTRAS = course
 notebooks:
 	$(PY) -m classroom.safe_data
 	for nb in $(LESSON_FILES); do \
 	  $(PY) -m jupyter nbconvert --to notebook --execute --inplace --ExecutePreprocessor.record_timing=False "$$nb" || exit 1; \
 	  $(PY) -m classroom.editions tidy "$$nb" || exit 1; \
 	  $(PY) scripts/drop_widget_views.py "$$nb" || exit 1; \
+	  $(PY) scripts/course_kernel.py store "$$nb" || exit 1; \
 	done
 
 # The student edition in build/student/: no reference solutions, exercise and check cells without outputs, and
 # beside the lessons classroom/'s public part (the checks and their hashed data, no answer).
+student: EXTRAS = course
 student:
 	rm -rf build/student
 	$(PY) -m classroom.editions student build/student $(LESSON_FILES)
 
 # An nbgrader course folder in build/nbgrader/ (INSTRUCTORS.md): source/<lesson>/ is rewritten, the gradebook and
 # the submissions stay. Then: cd build/nbgrader && ../../.venv/bin/nbgrader generate_assignment 05_reverse_mode
+nbgrader: EXTRAS = course grading
 nbgrader:
 	rm -rf build/nbgrader/source
 	$(PY) -m classroom.editions nbgrader build/nbgrader $(LESSON_FILES)
 
+bench: EXTRAS = course
 bench:
 	$(PY) benchmarks/run.py
 
@@ -59,6 +86,7 @@ bench:
 .PHONY: hub-test hub-links
 PROXY_NPM = configurable-http-proxy@5.3.0
 PROXY_PYPI = configurable-http-proxy==0.4.0
+hub-test: EXTRAS = course test browser hub
 hub-test: student
 	$(PY) -m pip install -q -e '.[hub]'
 	if command -v npm >/dev/null; then \

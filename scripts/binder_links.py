@@ -6,15 +6,12 @@ After changing it, run this script (tests/test_project.py fails until the badges
     python scripts/binder_links.py
 """
 
-import json
 import pathlib
 import re
+import tomllib
 import urllib.parse
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10
-    import tomli as tomllib
+import nbformat
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FIRST_LESSON = "notebooks/00_welcome.ipynb"
@@ -58,12 +55,12 @@ def update_readme(badge_line):
 
 
 def update_first_lesson(badge_line):
-    # Only the lesson's top Markdown cell changes; the file keeps nbformat's layout.
+    # Only the lesson's top Markdown cell changes.
     path = ROOT / FIRST_LESSON
-    notebook = json.loads(path.read_text(encoding="utf-8"))
-    top = notebook["cells"][0]
-    top["source"] = with_badge("".join(top["source"]), badge_line).splitlines(keepends=True)
-    path.write_text(json.dumps(notebook, sort_keys=True, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    notebook = nbformat.read(path, as_version=nbformat.NO_CONVERT)
+    top = notebook.cells[0]
+    top.source = with_badge(top.source, badge_line)
+    nbformat.write(notebook, path)
 
 
 if __name__ == "__main__":

@@ -11,12 +11,12 @@ and nothing is downloaded, when building or when reading. Sphinx warnings fail t
     python scripts/build_book.py     ->  build/book/index.html, build/book/05_reverse_mode.html, ...
 """
 
-import json
 import pathlib
 import re
 import sys
 import time
 
+import nbformat
 from sphinx.cmd.build import build_main
 
 from binder_links import BADGE_PATTERN, repository_url
@@ -33,15 +33,15 @@ LINK_OUT_OF_NOTEBOOKS = re.compile(r"\]\(\.\./([^)\s]+)\)")
 def book_copy(notebook_text, repository):
     """The lesson's JSON as the book shows it: ``solution`` cells tagged ``hide-cell``, no Binder badge, and
     links to the repository's other files pointing into ``repository``."""
-    notebook = json.loads(notebook_text)
-    for cell in notebook["cells"]:
-        tags = cell.get("metadata", {}).get("tags", [])
+    notebook = nbformat.reads(notebook_text, as_version=nbformat.NO_CONVERT)
+    for cell in notebook.cells:
+        tags = cell.metadata.get("tags", [])
         if "solution" in tags and "hide-cell" not in tags:
-            cell["metadata"]["tags"] = tags + ["hide-cell"]
-        if cell["cell_type"] == "markdown":
-            markdown = BADGE_PATTERN.sub("", "".join(cell["source"]))
-            cell["source"] = LINK_OUT_OF_NOTEBOOKS.sub(rf"]({repository}/blob/HEAD/\1)", markdown)
-    return json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
+            cell.metadata["tags"] = tags + ["hide-cell"]
+        if cell.cell_type == "markdown":
+            markdown = BADGE_PATTERN.sub("", cell.source)
+            cell.source = LINK_OUT_OF_NOTEBOOKS.sub(rf"]({repository}/blob/HEAD/\1)", markdown)
+    return nbformat.writes(notebook) + "\n"
 
 
 def write_if_changed(path, text):

@@ -10,7 +10,8 @@ views, so the lesson still tests the same way.
     python scripts/drop_widget_views.py notebooks/05_reverse_mode.ipynb ...
 """
 
-import sys
+import argparse
+import pathlib
 
 import nbformat
 
@@ -36,8 +37,10 @@ def drop_widget_views(nb):
     return dropped
 
 
-def main(paths):
-    for path in paths:
+def main(argv=None):
+    parser = argparse.ArgumentParser(description="Store a lesson's live widgets as their static pictures.")
+    parser.add_argument("notebooks", nargs="+", type=pathlib.Path)
+    for path in parser.parse_args(argv).notebooks:
         nb = nbformat.read(path, as_version=4)
         if drop_widget_views(nb):
             nbformat.write(nb, path)
@@ -45,4 +48,4 @@ def main(paths):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main()

@@ -181,7 +181,7 @@ CASES = [
 ]
 
 
-# -- issue 23's ops: indexing, linear algebra, activations, control flow -----------------------------------------
+# -- indexing, linear algebra, activations, control flow -----------------------------------------
 def _shifted(a, c):
     """``a + c I`` (per matrix of a batch): a shift of 7 makes a 3 x 3 matrix of entries in [-2, 2] diagonally
     dominant, so that it is invertible and well conditioned; -7 gives it a negative determinant."""

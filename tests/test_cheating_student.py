@@ -1,4 +1,4 @@
-"""A student who tries to read the answers or game the grade: every trick issue 19 found must fail.
+"""A student who tries to read the answers or game the grade: every known trick must fail.
 
 Everything is built from a clean checkout (the repository's files, no build output, copied to a temporary folder):
 the student edition (``make student``), the nbgrader course (``make nbgrader``) and the minitape wheel. The student's

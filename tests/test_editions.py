@@ -15,7 +15,7 @@ import pytest
 
 from classroom import editions
 
-nbclient = pytest.importorskip("nbclient")
+nbclient = pytest.importorskip("nbclient", reason="nbclient is in the test extra: pip install -e '.[test]'")
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
@@ -155,7 +155,7 @@ def scores(course):
 
 
 def test_nbgrader_grades_each_part_and_keeps_the_lessons_outputs(tmp_path):
-    pytest.importorskip("nbgrader")
+    pytest.importorskip("nbgrader", reason="nbgrader is in the grading extra: pip install -e '.[grading]'")
     course = tmp_path / "course"
     editions.build_nbgrader(course, [ROOT / "notebooks" / f"{GRADED}.ipynb"])
     nbgrader(course, "generate_assignment", GRADED)

@@ -8,7 +8,7 @@ import pathlib
 import nbformat
 import pytest
 
-nbclient = pytest.importorskip("nbclient")
+nbclient = pytest.importorskip("nbclient", reason="nbclient is in the test extra: pip install -e '.[test]'")
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 LESSON = ROOT / "notebooks" / "15_function_transformations.ipynb"

@@ -50,3 +50,12 @@ def test_lesson_fits_one_sitting_and_states_its_time(path):
         f"so say about {5 * round(minutes / 5)}")
     assert re.search(r"\*\*After this (lesson|notebook) you will be able to\*\*", first), f"{path.name}: no goals"
     assert "**Prerequisites:**" in first, f"{path.name}: no prerequisites"
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=[p.stem for p in LESSONS])
+def test_lesson_has_an_exercise_that_asks_for_a_prediction_first(path):
+    # Predicting what a tape will do before running it is how the course makes a learner think rather than copy.
+    headings = [line for cell in nbformat.read(path, as_version=4).cells if cell.cell_type == "markdown"
+                for line in cell.source.splitlines() if EXERCISE.match(line)]
+    assert any("predict" in heading.lower() for heading in headings), (
+        f"{path.name}: no exercise heading asks the learner to predict; its exercises: {headings}")

@@ -4,7 +4,6 @@ import base64
 import html
 import re
 import struct
-import time
 
 import graphviz
 import numpy as np
@@ -131,15 +130,14 @@ def test_tangents_of_a_live_accumulator_without_its_arithmetic():
     assert labels[0].endswith("tangent 1") and labels[-1].endswith(f"tangent {trace.format_number(acc.jvp(y))}")
 
 
-def test_a_long_computation_under_an_accumulator_draws_quickly():
+def test_a_long_computation_under_an_accumulator_draws_its_start_and_counts_the_rest():
     x = mt.Variable(1.0, name="x")
     with mt.GradientTape() as tape, mt.autodiff.ForwardAccumulator(x, mt.constant(1.0)) as acc:
         y = x
         for _ in range(3_000):
             y = mt.sin(y)
-    start = time.perf_counter()
     source = viz.to_dot(tape, y, accumulator=acc, max_nodes=20)
-    assert time.perf_counter() - start < 1.0  # a generous bound
+    assert len(nodes(source)) == 20
     assert "5,981 more values and ops not drawn" in source  # 1 + 2 * 3,000 in all: the JVP ops are left out
 
 
@@ -262,9 +260,7 @@ def test_a_huge_tape_shows_its_start_and_how_much_was_left_out():
         y = x
         for _ in range(10_000):
             y = y * 1.0001
-    start = time.perf_counter()
     source = viz.to_dot(tape, y, max_nodes=50)
-    assert time.perf_counter() - start < 1.0  # a generous bound: it takes a few hundredths
     assert len(nodes(source)) == 50
     # x, the one shared constant 1.0001, and 10,000 ops with their results: 20,002 nodes in all
     assert "… 19,952 more values and ops not drawn (max_nodes=50)" in source
@@ -357,10 +353,14 @@ def test_edges_are_labelled_even_when_the_result_was_not_kept():
     assert "n3 -> n4 [label=2.718]" in source  # d exp(v1) / d v1 = exp(1)
 
 
-def dot_seconds(picture):
-    start = time.perf_counter()
-    svg = picture.pipe(format="svg", encoding="utf-8")
-    return time.perf_counter() - start, svg
+def bounded_layout(source):
+    """True if the graph bounds dot's network-simplex iterations (nslimit, nslimit1).
+
+    Without the bound, dot takes about a minute on a tape whose one value feeds 74 ops, and about 20 s when one
+    constant node is shared by all of them; with it, hundredths of a second (benchmarks/ measures the time).
+    """
+    graph = re.search(r"^\s*graph \[(.*)\]$", source, re.MULTILINE)[1]
+    return "nslimit=2" in graph and "nslimit1=2" in graph
 
 
 def scale(svg):
@@ -379,7 +379,7 @@ def loop_tape(steps):
     return tape, y
 
 
-def test_a_shared_constant_gets_a_node_per_use_and_dot_stays_fast():
+def test_a_shared_constant_gets_a_node_per_use_and_a_bounded_layout():
     tape, y = loop_tape(74)
     assert len({op.inputs[1] for op in trace.read_tape(tape).ops}) == 1  # one constant, read by all 74 ops
     for targets in (None, y):
@@ -387,32 +387,30 @@ def test_a_shared_constant_gets_a_node_per_use_and_dot_stays_fast():
         copies = re.findall(r'^\s*(n\d+_in1) \[label="c1\\n0.9', picture.source, re.MULTILINE)
         assert len(set(copies)) == 73  # one node per use: the first use is the constant's own node, n1
         assert len(re.findall(r"^\s*n1 -> ", picture.source, re.MULTILINE)) == 1  # the shared node feeds one op
-        seconds, svg = dot_seconds(picture)
-        # A generous bound: dot takes hundredths of a second; one constant node shared by all 74 ops, about 20 s
-        assert seconds < 5, f"dot took {seconds:.1f} s"
+        assert bounded_layout(picture.source)
+        svg = picture.pipe(format="svg", encoding="utf-8")
         assert svg_width_px(svg) <= viz.WIDTH_INCHES * 96 + 1
 
 
-def test_a_variable_read_by_every_op_draws_quickly():
+def test_a_variable_read_by_every_op_gets_a_bounded_layout_that_fits_the_page():
     x = mt.Variable(0.9, name="x")
     with mt.GradientTape() as tape:
         y = x
         for _ in range(74):
             y = y * x  # 74 edges from x, each across many ranks
-    seconds, svg = dot_seconds(viz.draw(tape, targets=y))
-    # dot takes hundredths of a second; without the bound on its iterations (nslimit), about a minute
-    assert seconds < 5, f"dot took {seconds:.1f} s"
+    picture = viz.draw(tape, targets=y)
+    assert bounded_layout(picture.source)
+    svg = picture.pipe(format="svg", encoding="utf-8")
     assert svg_width_px(svg) <= viz.WIDTH_INCHES * 96 + 1
 
 
-def test_a_long_chain_cut_to_max_nodes_draws_top_to_bottom_quickly_and_legibly():
+def test_a_long_chain_cut_to_max_nodes_draws_top_to_bottom_legibly():
     tape, y = loop_tape(10_000)
     picture = viz.draw(tape, targets=y)
     assert "rankdir=TB" in picture.source  # left to right it would be hundreds of boxes wide
     assert "… 19,852 more values and ops not drawn (max_nodes=150)" in picture.source
-    seconds, svg = dot_seconds(picture)
-    # dot takes hundredths of a second: the cut at max_nodes and the bound on its iterations keep it short
-    assert seconds < 5, f"dot took {seconds:.1f} s"
+    assert bounded_layout(picture.source)
+    svg = picture.pipe(format="svg", encoding="utf-8")
     assert svg_width_px(svg) <= viz.WIDTH_INCHES * 96 + 1 and scale(svg) >= 0.75  # fits, fonts stay >= 9 px
 
 
@@ -422,8 +420,8 @@ def test_a_wide_fan_out_draws_left_to_right_and_fits():
         ys = [mt.sin(x), mt.cos(x), mt.exp(x), mt.tanh(x), mt.sigmoid(x), mt.square(x)] * 5  # 30 ops read x
     picture = viz.draw(tape, targets=ys)
     assert "rankdir=LR" in picture.source  # top to bottom, 30 ops side by side would be far too wide
-    seconds, svg = dot_seconds(picture)
-    assert seconds < 5, f"dot took {seconds:.1f} s"
+    assert bounded_layout(picture.source)
+    svg = picture.pipe(format="svg", encoding="utf-8")
     assert svg_width_px(svg) <= viz.WIDTH_INCHES * 96 + 1 and scale(svg) >= 0.75
 
 

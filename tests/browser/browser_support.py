@@ -4,9 +4,10 @@ The tests drive Debian's Chromium (``/usr/bin/chromium``, never a downloaded bro
 Playwright's Python API. Without Chromium or Playwright each test module skips itself with ``MISSING``,
 the message saying how to install them.
 
-The JupyterLab server serves the repository root on 127.0.0.1 with a fresh, empty Jupyter data,
-config and IPython directory and HOME, so that the lessons start untrusted (as in a fresh clone or a
-student's copy on a JupyterHub) and no user setting leaks in. Pages may only load from 127.0.0.1.
+The JupyterLab server is the one ``make lab`` starts: the repository root, the course's settings
+(``scripts/lab-config``) and the course's kernel, on 127.0.0.1, with a fresh, empty Jupyter data, config
+and IPython directory and HOME, so that the lessons start untrusted (as in a fresh clone or a student's
+copy on a JupyterHub) and no user setting leaks in. Pages may only load from 127.0.0.1.
 """
 
 import contextlib
@@ -24,6 +25,10 @@ import urllib.request
 from classroom.editions import tags
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.append(str(ROOT / "tests"))  # also when pytest is given tests/browser alone
+from repository_scripts import load_script  # noqa: E402
+
+LAB_CONFIG = ROOT / "scripts" / "lab-config"  # make lab's settings (scripts/lab.py)
 CHROMIUM = pathlib.Path("/usr/bin/chromium")
 # Quiet, offline, headless Chromium that runs as root in a container.
 CHROMIUM_FLAGS = [
@@ -73,14 +78,13 @@ class LabServer:
             "JUPYTER_CONFIG_DIR": str(home / "config"),  # holds the user settings: none but the one below
             "IPYTHONDIR": str(home / "ipython"),
             "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+            "JUPYTER_CONFIG_PATH": str(LAB_CONFIG),
         }
+        load_script("course_kernel").install()  # into this Python's environment, where the kernels start
         # The tests change notebooks in the browser (Run All) but must never write a lesson back.
-        # And the question whether to fetch Jupyter's news would sit over the outputs in every screenshot.
-        settings = home / "config" / "lab" / "user-settings" / "@jupyterlab"
-        for plugin, value in [("docmanager-extension/plugin", '{"autosave": false}'),
-                              ("apputils-extension/notification", '{"fetchNews": "false"}')]:
-            (settings / plugin).parent.mkdir(parents=True, exist_ok=True)
-            (settings / plugin).with_suffix(".jupyterlab-settings").write_text(value)
+        autosave = home / "config" / "lab" / "user-settings" / "@jupyterlab" / "docmanager-extension"
+        autosave.mkdir(parents=True)
+        (autosave / "plugin.jupyterlab-settings").write_text('{"autosave": false}')
         self.log = home / "jupyterlab.log"
         command = [
             sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1", f"--port={self.port}",
@@ -88,7 +92,6 @@ class LabServer:
             "--expose-app-in-browser",  # window.jupyterapp: run JupyterLab's commands, read its models
             # Opening a lesson writes a checkpoint copy of it: into the throw-away home, not the repository.
             f"--FileCheckpoints.checkpoint_dir={home / 'checkpoints'}",
-            "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
         ]
         if os.getuid() == 0:
             command.append("--allow-root")

@@ -1,10 +1,12 @@
 """Every lesson as a learner opens it in JupyterLab: untrusted (a fresh clone), then trusted.
 
-At 1400x900 with the file browser open, a lesson shows at least as many pictures as it stores, no
-output is wider than the notebook, opening it marks nothing modified, and its reference solutions are
-folded away. A few quick lessons also run all their cells: no error, and the step-through slider moves
-and changes the picture. The tests run in this file's order: all lessons untrusted first. Problems
-name cells counting from 1, as JupyterLab's status bar does.
+JupyterLab first asks the learner nothing (no dialog, no notification). At 1400x900 with the file
+browser open, a lesson shows at least as many pictures as it stores, no output is wider than the
+notebook, opening it marks nothing modified (on whichever supported Python runs the tests: the
+kernel's metadata is the stored one), and its reference solutions are folded away. A few quick lessons
+also run all their cells: no error, the notebook's metadata unchanged, and the step-through slider
+moves and changes the picture. The tests run in this file's order: all lessons untrusted first.
+Problems name cells counting from 1, as JupyterLab's status bar does.
 """
 
 import contextlib
@@ -105,6 +107,25 @@ STATE = """(solutions) => {
 }"""
 
 
+# What JupyterLab shows to ask or tell something: a dialog, or a notification (a toast, e.g. the announcements
+# plugin's "Would you like to get notified about official Jupyter news?").
+QUESTIONS = """() => [...document.querySelectorAll('.jp-Dialog, .Toastify__toast')].map(element => element.innerText)"""
+QUESTION_WAIT_MS = 5000  # the news question comes a moment after JupyterLab has restored its layout
+
+
+def test_jupyterlab_asks_nothing_on_first_open(lab, chromium):
+    view = OfflinePage(chromium)
+    try:
+        view.page.goto(f"{lab.url}/lab?reset&token={lab.token}")
+        view.page.wait_for_function("window.jupyterapp !== undefined", timeout=60_000)
+        view.page.evaluate("async () => { await window.jupyterapp.restored; }")
+        view.page.wait_for_timeout(QUESTION_WAIT_MS)
+        save_screenshot(view.page, "first-open")
+        assert view.page.evaluate(QUESTIONS) == [], "JupyterLab asks a learner something on first open"
+    finally:
+        view.close()
+
+
 @pytest.fixture(scope="module")
 def lab_page(lab, chromium):
     """One JupyterLab page, loaded once with a fresh workspace (the file browser open, as by default)."""
@@ -123,7 +144,7 @@ def opened(lab_page, lesson):
     page = lab_page.page
     page.evaluate(OPEN_LESSON, lesson.relative_to(ROOT).as_posix())
     try:
-        page.wait_for_function(KERNEL_IDLE, timeout=90_000)
+        page.wait_for_function(KERNEL_IDLE, timeout=180_000)  # seconds, but CI runs test suites side by side
         kernel_ready = time.monotonic()
         page.wait_for_function(IMAGES_LOADED, timeout=30_000)
         yield page, kernel_ready
@@ -208,16 +229,20 @@ def report(lesson, situation, problems):
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=[lesson.stem for lesson in LESSONS])
 def test_lesson_as_opened_untrusted(lab_page, lesson):
+    stored_file = lesson.read_bytes()
     with opened(lab_page, lesson) as (page, kernel_ready):
         problems = check_as_opened(page, kernel_ready, lesson, trusted=False)
+    assert lesson.read_bytes() == stored_file, "opening the lesson must not write it"
     assert not problems, report(lesson, "opened untrusted", problems)
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=[lesson.stem for lesson in LESSONS])
 def test_lesson_as_opened_trusted(lab, lab_page, lesson):
     lab.trust(lesson)  # into the session's fresh trust database; the notebook file is not changed
+    stored_file = lesson.read_bytes()
     with opened(lab_page, lesson) as (page, kernel_ready):
         problems = check_as_opened(page, kernel_ready, lesson, trusted=True)
+    assert lesson.read_bytes() == stored_file, "opening the lesson must not write it"
     assert not problems, report(lesson, "opened trusted", problems)
 
 
@@ -285,5 +310,8 @@ def test_run_all_cells(lab_page, lesson):
         screenshot_at_cell(page, f"{lesson.stem}-run-all", first_picture_cell(notebook))
         problems += step_through_problems(page, notebook)
         save_screenshot(page, f"{lesson.stem}-run-all-slider-moved")
+        metadata = page.evaluate(STATE, [])["metadata"]
+        if metadata != notebook["metadata"]:
+            problems.append(f"running the cells changed the notebook's metadata to {metadata}")
     assert lesson.read_bytes() == stored_file, "running the lesson in the browser must not write it"
     assert not problems, report(lesson, "after Run All Cells", problems)
