@@ -26,13 +26,13 @@ Where to read the source, in order:
 
 import importlib
 
-from . import autodiff, dual, linalg, math, nest, nn, numeric, ops, random, test, trace  # noqa: F401
+from . import autodiff, dual, linalg, math, nest, nn, numeric, ops, random, test, trace
 from .control import TensorSpec, cond, function, get_static_value, map_fn, recompute_grad, while_loop
 from .custom_gradient import custom_gradient
 from .numeric import check_gradients
 from .dtypes import (DType, as_dtype, bool, float16, float32, float64, int8, int16, int32, int64,  # noqa: A004
                      uint8, uint16, uint32, uint64)
-from .ops import *  # noqa: F401,F403
+from .ops import *
 from .tape import GradientTape
 from .tensor import Tensor, TensorShape, Variable, constant, convert_to_tensor, is_tensor
 from .unconnected import UnconnectedGradients

@@ -30,7 +30,8 @@ import numpy as np
 
 from . import nest, recording
 from .ops import reduce_sum, zeros_like
-from .primitive import Primitive, apply
+from .fast import apply
+from .primitive import Primitive
 from .tape import GradientTape
 from .tensor import Tensor, Variable, convert_to_tensor
 

@@ -10,7 +10,7 @@ adjoints (its VJP rule), and values are known by their ids. The loop of
 "Build your own tape"                                  :func:`sweep`
 ====================================================  ===============================================
 ``adjoint = {target: 1.0}``                            ``adjoints = dict(seeds)``
-``for out, parents in reversed(records):``             ``for record in reversed(records):``
+``for out, parents in reversed(records):``             ``for record in backwards(records):``
 (the ``for`` unpacks the record)                       (a Record's fields: ``record.output``, ...)
 ``g = adjoint.get(out, 0.0)``                          ``g = adjoints.pop(record.output, None)``
 ``for inp, partial in parents:``                       ``for i, gi in zip(record.inputs, grads):``
@@ -23,7 +23,9 @@ adjoint is dropped once its op has used it, unless its id is in ``retain``
 (so memory falls as the sweep goes), and a missing adjoint is skipped
 instead of taken as 0.0 (an array of zeros would cost as much as a real one).
 :class:`~minitape.GradientTape` records, seeds and answers TensorFlow's
-questions (``gradient``, ``jacobian``) on top of this module.
+questions (``gradient``, ``jacobian``) on top of this module. It runs
+:func:`minitape.fast.sweep`, this loop rewritten for speed, which a test
+checks gives the same numbers.
 
 >>> import minitape as mt
 >>> x = mt.Variable(3.0)
@@ -35,13 +37,13 @@ questions (``gradient``, ``jacobian``) on top of this module.
 <mt.Tensor: shape=(), dtype=float32, numpy=6.0>
 """
 
-from typing import NamedTuple
+from operator import itemgetter
 
 
-class Record(NamedTuple):
+class Record(tuple):
     """One recorded op: what the backward sweep needs to send the output's adjoint to the inputs.
 
-    Read-only, like a tuple, so that a tape's ``records`` can be handed out.
+    A tuple of six fields, read by name:
 
     * ``op``: the :class:`~minitape.primitive.Primitive` that ran;
     * ``inputs``: the ids of its input tensors; ``output``: the id of its result;
@@ -49,14 +51,25 @@ class Record(NamedTuple):
       only if the op's VJP rules read them (``None`` otherwise: see the
       primitive's ``keeps``);
     * ``attrs``: the op's attributes (``axis=...``), a dict.
+
+    Built from the six in that order, ``Record((op, inputs, output, saved_output,
+    saved_inputs, attrs))``, in one step: a tape builds one per op, and a named
+    tuple's constructor (a Python function) would cost it 5 % of its speed
+    (benchmarks/README.md). Read-only, like any tuple, so that a tape's
+    ``records`` can be handed out.
     """
 
-    op: object
-    inputs: tuple
-    output: int
-    saved_output: object
-    saved_inputs: object
-    attrs: dict
+    __slots__ = ()
+    _fields = ("op", "inputs", "output", "saved_output", "saved_inputs", "attrs")
+    op = property(itemgetter(0))
+    inputs = property(itemgetter(1))
+    output = property(itemgetter(2))
+    saved_output = property(itemgetter(3))
+    saved_inputs = property(itemgetter(4))
+    attrs = property(itemgetter(5))
+
+    def __repr__(self):
+        return "Record(" + ", ".join(f"{name}={value!r}" for name, value in zip(self._fields, self)) + ")"
 
 
 def sweep(records, seeds, needed, retain=(), release=False):
@@ -69,7 +82,7 @@ def sweep(records, seeds, needed, retain=(), release=False):
     be freed.
     """
     adjoints = dict(seeds)
-    for record in _popping(records) if release else reversed(records):
+    for record in backwards(records, release):
         out = record.output
         g = adjoints.get(out) if out in retain else adjoints.pop(out, None)
         if g is None:
@@ -86,7 +99,11 @@ def sweep(records, seeds, needed, retain=(), release=False):
     return adjoints
 
 
+def backwards(records, release=False):
+    """``records`` from last to first; with ``release``, each is removed from the list as it is handed out."""
+    return _popping(records) if release else reversed(records)
+
+
 def _popping(records):
-    """Iterate ``records`` from last to first, removing each one as it is handed out."""
     while records:
         yield records.pop()

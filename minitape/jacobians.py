@@ -23,7 +23,7 @@ array([[2., 0.],
 import numpy as np
 
 from . import nest
-from .engine import sweep
+from .fast import sweep
 from .ops import reshape, stack, zeros
 from .tensor import Tensor
 from .unconnected import UnconnectedGradients, warn_not_floating

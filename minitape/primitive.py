@@ -29,9 +29,8 @@ keeps what ``keeps`` says the VJP rules read (``"inputs"``, ``"output"``,
 import numpy as np
 
 from . import dtypes, recording
+from .fast import NO_ATTRS, float_constant
 from .tensor import Tensor, Variable, convert_to_tensor, holds_tensors, packing
-
-NO_ATTRS = {}  # shared, never mutated: most ops have no attributes
 
 
 class Primitive:
@@ -80,8 +79,10 @@ class Primitive:
         rules = self.vjp_rules
         if callable(rules):
             return list(rules(g, ans, *inputs, **attrs))
-        return [rule(g, ans, *inputs, **attrs) if need and rule is not None else None
-                for rule, need in zip(rules, needed)]
+        grads = []
+        for rule, need in zip(rules, needed):
+            grads.append(rule(g, ans, *inputs, **attrs) if need and rule is not None else None)
+        return grads
 
     def jvp(self, tangents, ans, inputs, attrs):
         """The output's tangent given the inputs' tangents (``None`` = zero), or ``None``."""
@@ -102,7 +103,9 @@ class Primitive:
 def apply(prim, inputs, attrs=NO_ATTRS):
     """Run ``prim`` on the tensors ``inputs`` and tell every active recorder.
 
-    This is the only place where ops are recorded.
+    This is the only place where ops are recorded. The ops run
+    :func:`minitape.fast.apply`: this function written for speed, with the
+    same results (``tests/test_fast.py``).
     """
     out = Tensor(prim.forward(*[x.array for x in inputs], **attrs))
     for recorder in recording.active():
@@ -154,35 +157,13 @@ def convert_input(value, dtype, op_name):
     if isinstance(value, Variable):
         return value.snapshot()
     if type(value) is float and dtype is not None and dtype.kind == "f":
-        return float_constant(value, dtype)
+        return float_constant(value, dtype)  # the 0.5 of `v * 0.5`, shared
     if holds_tensors(value):
         return packing.pack(value, dtype, op_name)
     try:
         return convert_to_tensor(value, dtype=dtype)
     except (TypeError, ValueError) as e:
         raise type(e)(f"{op_name}: {e}") from None
-
-
-_FLOAT_CONSTANTS = {}  # (value, dtype) -> Tensor
-
-
-def float_constant(value, dtype):
-    """The Python float ``value`` as a constant tensor of a floating ``dtype``: the ``0.5`` of ``x * 0.5``.
-
-    Performance (benchmarks/README.md): converted once and shared; a constant
-    is never tracked, so one tensor can serve every op that uses it. (0.0 and
-    NaN are not cached: 0.0 == -0.0 would mix up the two zeros, and NaN != NaN
-    would never be found.)
-    """
-    cacheable = value == value and value != 0.0
-    tensor = _FLOAT_CONSTANTS.get((value, dtype)) if cacheable else None
-    if tensor is None:
-        tensor = Tensor(np.array(value, dtype))  # a 0-d array: NumPy handles it faster than a scalar
-        if cacheable:
-            if len(_FLOAT_CONSTANTS) >= 1024:  # programs with many distinct constants: start afresh
-                _FLOAT_CONSTANTS.clear()
-            _FLOAT_CONSTANTS[(value, dtype)] = tensor
-    return tensor
 
 
 _KINDS_IN_WORDS = {dtypes.FLOATING: "floating-point tensors (float16, float32, float64)",

@@ -21,7 +21,9 @@ class _ThreadState(threading.local):
         self.recorders = []
 
 
-_state = _ThreadState()
+# ``this_thread.recorders`` is the stack itself. Read it with :func:`active`; only the fast path
+# (:mod:`minitape.fast`) reads the attribute, to save a function call on every op.
+this_thread = _ThreadState()
 
 
 class Recorder:
@@ -57,16 +59,16 @@ class Recorder:
 
 def active():
     """The list of recorders active in this thread (innermost last)."""
-    return _state.recorders
+    return this_thread.recorders
 
 
 def push(recorder):
-    _state.recorders.append(recorder)
+    this_thread.recorders.append(recorder)
 
 
 def remove(recorder):
     """Stop ``recorder`` listening in this thread; return where it was (for :func:`insert`)."""
-    stack = _state.recorders
+    stack = this_thread.recorders
     for position in range(len(stack) - 1, -1, -1):
         if stack[position] is recorder:
             del stack[position]
@@ -75,7 +77,7 @@ def remove(recorder):
 
 
 def insert(position, recorder):
-    _state.recorders.insert(position, recorder)
+    this_thread.recorders.insert(position, recorder)
 
 
 class paused:
@@ -93,14 +95,14 @@ class paused:
 
     def __enter__(self):
         """Returns how many recorders are outside: 0 if ``recorder`` was the first."""
-        stack = _state.recorders
+        stack = this_thread.recorders
         self.position = position = remove(self.recorder)
         self.inside = stack[position:]
         del stack[position:]
         return position
 
     def __exit__(self, *exc):
-        _state.recorders[self.position:self.position] = [self.recorder, *self.inside]
+        this_thread.recorders[self.position:self.position] = [self.recorder, *self.inside]
 
 
 class silenced:
@@ -111,7 +113,7 @@ class silenced:
     """
 
     def __enter__(self):
-        self.saved, _state.recorders = _state.recorders, []
+        self.saved, this_thread.recorders = this_thread.recorders, []
 
     def __exit__(self, *exc):
-        _state.recorders = self.saved
+        this_thread.recorders = self.saved

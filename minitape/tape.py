@@ -31,7 +31,8 @@ import types
 import warnings
 
 from . import nest, recording
-from .engine import Record, sweep
+from .engine import Record
+from .fast import sweep
 from .jacobians import Jacobians
 from .ops import broadcast_to, ones_like, zeros
 from .tensor import Tensor, Variable, convert_to_tensor
@@ -89,9 +90,8 @@ class GradientTape(Jacobians, recording.Recorder):
         if out.array.dtype.kind != "f":
             return  # integers and booleans carry no gradient
         tracked.add(out.id)
-        self._records.append(Record(op=prim, inputs=tuple([x.id for x in inputs]), output=out.id,
-                                    saved_output=out if prim.keeps_output else None,
-                                    saved_inputs=inputs if prim.keeps_inputs else None, attrs=attrs))
+        self._records.append(Record((prim, tuple([x.id for x in inputs]), out.id, out if prim.keeps_output else None,
+                                     inputs if prim.keeps_inputs else None, attrs)))
 
     def variable_accessed(self, variable):
         if self._watch_accessed_variables and variable.trainable:
@@ -182,7 +182,7 @@ class GradientTape(Jacobians, recording.Recorder):
     def _repr_mimebundle_(self, include=None, exclude=None):
         """A tape shown in a notebook draws itself (with Graphviz; see :mod:`minitape.viz`)."""
         try:
-            from . import viz  # noqa: PLC0415  (graphviz is optional: load it only to show a tape)
+            from . import viz  # graphviz is optional: load it only to show a tape
         except ImportError:
             return {"text/plain": repr(self) + " (pip install graphviz to see its picture)"}
         return viz.tape_mimebundle(self, include, exclude)

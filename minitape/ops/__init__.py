@@ -24,23 +24,23 @@ tensors into one (``convert_to_tensor([x, 2 * x])`` is ``stack``).
 
 import numpy as np
 
-from .creation import *  # noqa: F401,F403
-from .elementwise import *  # noqa: F401,F403
-from .indexing import *  # noqa: F401,F403
-from .linalg import *  # noqa: F401,F403
-from .nn import *  # noqa: F401,F403
-from .reductions import *  # noqa: F401,F403
-from .shapes import *  # noqa: F401,F403
+from .creation import *  # noqa: F403
+from .elementwise import *  # noqa: F403
+from .indexing import *  # noqa: F403
+from .linalg import *  # noqa: F403
+from .nn import *  # noqa: F403
+from .reductions import *  # noqa: F403
+from .shapes import *  # noqa: F403
 
 # Ops that TensorFlow has only under tf.linalg or tf.nn are in mt.ops (and mt.linalg, mt.nn), not at the top level:
 # mt.trace is the module of evaluation traces, mt.linalg.trace the sum of a diagonal.
-from .linalg import (cholesky, det, diag, diag_part, inv, logdet, slogdet, solve, tensor_diag,  # noqa: F401,E402
+from .linalg import (cholesky, det, diag, diag_part, inv, logdet, slogdet, solve, tensor_diag,  # noqa: F401
                      tensor_diag_part, trace)
-from .nn import elu, embedding_lookup, silu, swish  # noqa: F401,E402
+from .nn import elu, embedding_lookup, silu, swish  # noqa: F401
 
-from . import casting, creation, elementwise, indexing, linalg, nn, reductions, shapes  # noqa: E402
-from ..primitive import convert_inputs  # noqa: E402
-from ..tensor import Tensor, Variable, packing  # noqa: E402
+from . import casting, creation, elementwise, indexing, linalg, nn, reductions, shapes
+from ..primitive import convert_inputs
+from ..tensor import Tensor, Variable, packing
 
 __all__ = list(dict.fromkeys(name for module in (casting, creation, elementwise, indexing, linalg, nn, reductions,
                                                   shapes) for name in module.__all__))

@@ -36,7 +36,8 @@ import warnings
 import numpy as np
 
 from ..dtypes import FLOATING, as_dtype
-from ..primitive import Primitive, apply, broadcast_shape, check_dtype, convert_inputs
+from ..fast import apply
+from ..primitive import Primitive, broadcast_shape, check_dtype, convert_inputs
 from ..tensor import Tensor, convert_to_tensor
 from .creation import eye, ones, zeros_like
 from .elementwise import cast, log

@@ -8,7 +8,8 @@ chain of exp/sum/log ops whose gradient would overflow for large logits.
 import numpy as np
 
 from ..dtypes import FLOATING
-from ..primitive import Primitive, apply, check_dtype, convert_inputs
+from ..fast import apply
+from ..primitive import Primitive, check_dtype, convert_inputs
 from ..tensor import Tensor, convert_to_tensor
 from .elementwise import cast, exp, sigmoid, where
 from .indexing import gather

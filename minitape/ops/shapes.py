@@ -9,7 +9,8 @@ each other, ``getitem`` and ``_scatter`` undo each other.
 import numpy as np
 
 from ..dtypes import as_dtype
-from ..primitive import Primitive, apply, convert_input, convert_inputs
+from ..fast import apply
+from ..primitive import Primitive, convert_input, convert_inputs
 from ..tensor import Tensor, Variable, convert_to_tensor, holds_tensors
 from .casting import cast
 
@@ -264,9 +265,13 @@ class Broadcasting(Primitive):
     __slots__ = ()
 
     def vjp(self, g, ans, inputs, attrs, needed):
-        grads = Primitive.vjp(self, g, ans, inputs, attrs, needed)
-        return [grad if grad is None or grad.array.shape == x.array.shape else unbroadcast(grad, x.array.shape)
-                for grad, x in zip(grads, inputs)]
+        grads = []
+        for rule, need, x in zip(self.vjp_rules, needed, inputs):
+            grad = rule(g, ans, *inputs, **attrs) if need and rule is not None else None
+            if grad is not None and grad.array.shape != x.array.shape:
+                grad = unbroadcast(grad, x.array.shape)
+            grads.append(grad)
+        return grads
 
     def jvp(self, tangents, ans, inputs, attrs):
         total = Primitive.jvp(self, tangents, ans, inputs, attrs)

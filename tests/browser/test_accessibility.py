@@ -31,8 +31,8 @@ from browser_support import (
 if MISSING:
     pytest.skip(MISSING, allow_module_level=True)
 
-from test_book_pages import MATHJAX_DONE  # noqa: E402
-from test_lab_lessons import lab_page, opened  # noqa: E402, F401  (lab_page: a fixture, one JupyterLab page)
+from test_book_pages import MATHJAX_DONE
+from test_lab_lessons import lab_page, opened  # noqa: F401  (lab_page: a fixture, one JupyterLab page)
 
 AXE_VERSION = "4.14.1"
 AXE_PREFIX = ROOT / "build" / "npm"  # npm install --prefix: a project-local node_modules, never a global one
