@@ -11,13 +11,15 @@ they use the tape's own steps of an answer (checks, leaving the ``with``
 block, releasing a non-persistent tape) as ``gradient`` does.
 
 >>> import minitape as mt
->>> x = mt.constant([1.0, 2.0])
->>> with mt.GradientTape() as tape:
+>>> x = mt.constant([0.0, 1.0])
+>>> with mt.GradientTape(persistent=True) as tape:
 ...     tape.watch(x)
-...     y = x * x
->>> tape.jacobian(y, x).numpy()
-array([[2., 0.],
-       [0., 4.]], dtype=float32)
+...     y = mt.stack([x[0] * x[1], x[0] + x[1]])
+>>> tape.jacobian(y, x).numpy()  # row i: one sweep seeded with the one-hot adjoint of y[i]
+array([[1., 0.],
+       [1., 1.]], dtype=float32)
+>>> tape.gradient(y, x, output_gradients=mt.constant([1.0, 0.0])).numpy()  # that sweep for row 0
+array([1., 0.], dtype=float32)
 """
 
 import numpy as np
