@@ -41,7 +41,7 @@ from ..fast import apply
 from ..primitive import Primitive, broadcast_shape, check_dtype, convert_inputs
 from ..tensor import Tensor, convert_to_tensor
 from .creation import eye, ones, zeros_like
-from .elementwise import add_n, cast, log, minimum, sqrt, where
+from .elementwise import add_n, cast, log, maximum, sqrt, where
 from .reductions import norm, reduce_sum
 from .shapes import Broadcasting, expand_dims, squeeze, stack, transpose, unstack
 
@@ -855,8 +855,8 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     t_list = _tensor_list("clip_by_global_norm", t_list)
     (use_norm,) = convert_inputs("clip_by_global_norm", global_norm(t_list) if use_norm is None else use_norm)
     limit = convert_to_tensor(clip_norm, dtype=use_norm.dtype)
-    scale = limit * minimum(1.0 / use_norm, 1.0 / limit)
-    scale = scale + (use_norm - use_norm)  # 0 for a finite norm; NaN for inf or NaN, which then shows everywhere
+    scale = limit / maximum(use_norm, limit)
+    scale = scale + (use_norm - use_norm)  # adds 0 for a finite norm; NaN for inf or NaN, which then shows everywhere
     return [None if t is None else t * scale for t in t_list], use_norm
 
 
