@@ -182,7 +182,12 @@ def gather_nd(params, indices, batch_dims=0, name=None):
 def take_along_axis(x, indices, axis):
     """``x``'s elements at ``indices`` along ``axis`` (NumPy's ``take_along_axis``): one index per position of the
     result, the other dimensions kept. A gather, so its gradient goes back to the elements read. ``x`` is a tensor,
-    ``indices`` a NumPy integer array of ``x``'s rank, ``axis`` non-negative."""
+    ``indices`` a NumPy integer array of ``x``'s rank, ``axis`` non-negative.
+
+    >>> take_along_axis(convert_to_tensor([[1.0, 2.0], [3.0, 4.0]]), np.array([[1, 1], [0, 1]]), 1).numpy()
+    array([[2., 2.],
+           [3., 4.]], dtype=float32)
+    """
     shape = x.array.shape
     index = tuple(indices if d == axis else
                   np.arange(indices.shape[d]).reshape((1,) * d + (-1,) + (1,) * (len(shape) - d - 1))

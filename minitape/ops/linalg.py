@@ -42,6 +42,7 @@ from ..primitive import Primitive, broadcast_shape, check_dtype, convert_inputs
 from ..tensor import Tensor, convert_to_tensor
 from .creation import eye, ones, zeros_like
 from .elementwise import add_n, cast, log, maximum, sqrt, where
+from .indexing import _number
 from .reductions import norm, reduce_sum
 from .shapes import Broadcasting, expand_dims, squeeze, stack, transpose, unstack
 
@@ -771,7 +772,8 @@ def band_part(input, num_lower, num_upper, name=None):
     """
     (x,) = convert_inputs("linalg.band_part", input)
     m, n = _square_or_not("linalg.band_part", x).array.shape[-2:]
-    lower, upper = int(num_lower), int(num_upper)
+    lower = _number("linalg.band_part", "num_lower", num_lower)
+    upper = _number("linalg.band_part", "num_upper", num_upper)
     if lower > m or upper > n:
         raise ValueError(f"linalg.band_part: num_lower={lower} and num_upper={upper} must be negative (everything) "
                          f"or at most the number of rows ({m}) and of columns ({n})")
