@@ -35,6 +35,8 @@ def test_a_float_axis_is_a_type_error_never_truncated(op):
     (lambda: mt.tensor_scatter_nd_update(X, [[2]], [[1.0, 2.0, 3.0]]), r"indices\[0\] = \[2\] does not index"),
     (lambda: mt.tensordot(X, X, 1), r"axis 1 of a .* has size 3 but axis 0 of b .* has size 2"),
     (lambda: mt.linalg.cross([1.0, 2.0], [3.0, 4.0]), r"3-element vectors"),
+    (lambda: mt.linalg.matvec(X, [1.0, 2.0]), r"shape \(2, 3\) times a vector of length 2: the vector needs 3"),
+    (lambda: mt.linalg.matvec(X, [1.0, 2.0], transpose_a=True, adjoint_a=True), r"linalg.matvec: only one of"),
     (lambda: mt.linalg.set_diag(X, [1.0, 2.0, 3.0]), r"diagonal 0 of matrices of shape \(2, 3\) needs shape \(2,\)"),
     (lambda: mt.repeat([1, 2], [1, 2, 3], axis=0), r"one count or one count per slice \(2 along axis 0\)"),
     (lambda: mt.reverse(X, [0, -2]), r"names the same dimension more than once"),

@@ -718,10 +718,19 @@ def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_spa
     >>> matvec([[1.0, 2.0], [3.0, 4.0]], [1.0, -1.0]).numpy()
     array([-1., -1.], dtype=float32)
     """
+    if transpose_a and adjoint_a:
+        raise ValueError("linalg.matvec: only one of transpose_a and adjoint_a can be True (for real numbers they "
+                         "mean the same)")
     a, b = convert_inputs("linalg.matvec", a, b)
-    if b.array.ndim == 0:
-        raise ValueError("linalg.matvec: b must be a vector (or a batch of them), got a scalar")
-    product = matmul(a, expand_dims(b, -1), transpose_a=transpose_a, adjoint_a=adjoint_a)
+    if a.array.ndim < 2 or b.array.ndim == 0:
+        raise ValueError(f"linalg.matvec: a must be a matrix and b a vector (or batches of them), got shapes "
+                         f"{a.array.shape} and {b.array.shape}")
+    transposed = bool(transpose_a or adjoint_a)
+    columns = a.array.shape[-2] if transposed else a.array.shape[-1]
+    if b.array.shape[-1] != columns:
+        raise ValueError(f"linalg.matvec: a matrix of shape {a.array.shape[-2:]}{' (transposed)' * transposed} "
+                         f"times a vector of length {b.array.shape[-1]}: the vector needs {columns} elements")
+    product = matmul(a, expand_dims(b, -1), transpose_a=transposed)
     return squeeze(product, -1)
 
 
