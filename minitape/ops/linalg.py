@@ -836,7 +836,8 @@ def global_norm(t_list, name=None):
     """The Euclidean norm of all the elements of the tensors in ``t_list`` together; ``None`` entries are skipped.
 
     ``sqrt(sum of every reduce_sum(t * t))``: the norm of a model's whole
-    gradient, which :func:`clip_by_global_norm` limits.
+    gradient, which :func:`clip_by_global_norm` limits. Like any Euclidean
+    norm ``n``, its gradient is ``t / n`` for each tensor ``t`` (NaN at ``n = 0``).
 
     >>> float(global_norm([[3.0], None, [[4.0]]]))
     5.0
