@@ -504,8 +504,7 @@ def _polygamma_of(x, n):
             for k, b in enumerate(_BERNOULLI, 1):
                 series += b * math.factorial(2 * k + n - 1) / math.factorial(2 * k) / z ** (2 * k + n)
             series *= sign
-        value = series + steps + reflected
-    value[pole] = np.inf if n % 2 else np.nan
+        value = np.where(pole, np.inf if n % 2 else np.nan, series + steps + reflected)
     return value.astype(x.dtype)
 
 

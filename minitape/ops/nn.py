@@ -14,7 +14,7 @@ from ..tensor import Tensor, convert_to_tensor
 from .elementwise import abs, cast, erfc, exp, maximum, pow, reciprocal, sigmoid, sqrt, tanh, where  # noqa: A004
 from .indexing import gather, one_hot
 from .reductions import _axes, clip_by_norm, reduce_mean, reduce_sum
-from .shapes import concat, expand_dims, one_axis, squeeze, stop_gradient
+from .shapes import concat, expand_dims, one_axis, squeeze
 
 
 def _log_softmax(x, axis):
@@ -321,9 +321,12 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
 def moments(x, axes, shift=None, keepdims=False, name=None):
     """The mean and the (population) variance of ``x`` along ``axes``, as a pair.
 
-    As in TensorFlow: float16 is computed in float32, and the variance's
-    gradient does not flow through the mean (that part is 0 anyway: the
-    deviations from the mean sum to 0). ``shift`` is accepted and unused.
+    As in TensorFlow, float16 is computed in float32, and ``shift`` is
+    accepted and unused. TensorFlow stops the variance's gradient at the mean,
+    since that part of the first derivative is 0 (the deviations from the
+    mean sum to 0); but the second derivative then misses the mean's share.
+    Here the gradient flows through the mean: first derivatives are
+    TensorFlow's, second derivatives are exact.
 
     >>> mean, variance = moments([1.0, 2.0, 3.0, 4.0], axes=[0])
     >>> float(mean), float(variance)
@@ -333,7 +336,7 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
     check_dtype("moments", x, FLOATING)
     y = cast(x, "float32") if x.dtype.name == "float16" else x
     mean = reduce_mean(y, axes, keepdims=True)
-    deviations = y - stop_gradient(mean)
+    deviations = y - mean
     variance = reduce_mean(deviations * deviations, axes, keepdims=True)
     if not keepdims:
         reduced = _axes(axes, x.array.ndim, "moments")
