@@ -321,8 +321,8 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
 def moments(x, axes, shift=None, keepdims=False, name=None):
     """The mean and the (population) variance of ``x`` along ``axes``, as a pair.
 
-    As in TensorFlow, float16 is computed in float32, and ``shift`` is
-    accepted and unused. TensorFlow stops the variance's gradient at the mean,
+    As in TensorFlow, float16 is computed in float32, integers give integers
+    (rounded toward zero), and ``shift`` is accepted and unused. TensorFlow stops the variance's gradient at the mean,
     since that part of the first derivative is 0 (the deviations from the
     mean sum to 0); but the second derivative then misses the mean's share.
     Here the gradient flows through the mean: first derivatives are
@@ -333,7 +333,6 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
     (2.5, 1.25)
     """
     (x,) = convert_inputs("moments", x)
-    check_dtype("moments", x, FLOATING)
     y = cast(x, "float32") if x.dtype.name == "float16" else x
     mean = reduce_mean(y, axes, keepdims=True)
     deviations = y - mean
