@@ -517,8 +517,8 @@ _polygamma = Primitive("polygamma", _polygamma_of,
 def digamma(x, name=None):
     """psi(x), the derivative of lgamma(x) (accuracy: see ``_polygamma_of``); NaN at 0, -1, -2, ...
 
-    >>> float(digamma(np.float64(1.0)))  # minus the Euler-Mascheroni constant
-    -0.5772156649015329
+    >>> digamma(np.float64(1.0)).numpy().round(12)  # minus the Euler-Mascheroni constant, 0.5772156649...
+    np.float64(-0.577215664902)
     """
     return apply(_polygamma, (_input("digamma", x, FLOATING),), {"n": 0})
 

@@ -215,7 +215,7 @@ def selu(features, name=None):
     """The scaled exponential linear unit: ``scale * x`` for x > 0, ``scale * alpha * (e**x - 1)`` otherwise.
 
     >>> selu([0.0, 1.0]).numpy()
-    array([0.       , 1.0507009], dtype=float32)
+    array([0.      , 1.050701], dtype=float32)
     """
     return apply(_selu, (_float_features("selu", features),))
 

@@ -243,27 +243,31 @@ _singular_factor = Primitive("singular_factor", lambda x, part: np.linalg.svd(x,
                              keeps="nothing", vjp=[_no_third_derivative], jvp=[_no_third_derivative])
 
 
-def _matrix_transpose(x):
-    return transpose(x, tuple(range(x.array.ndim - 2)) + (x.array.ndim - 1, x.array.ndim - 2))
+def _times(a, x):
+    """The matrix-vector product ``a x`` (over the last two axes of ``a``, for a batch of matrices)."""
+    return reduce_sum(a * expand_dims(x, -2), -1)
+
+
+def _transpose_times(a, y):
+    """``a^T y``."""
+    return reduce_sum(a * expand_dims(y, -1), -2)
 
 
 def _spectral_direction_derivative(s, d, x):
     """dD for a change ``s`` of ``x`` (both rules of :data:`_spectral_direction`; derived above)."""
-    from .linalg import matmul  # linalg imports this module (reduce_sum): imported here, where no cycle is
-
     u, sv = apply(_singular_factor, (x,), {"part": 0}), apply(_singular_factor, (x,), {"part": 1})
-    v = _matrix_transpose(apply(_singular_factor, (x,), {"part": 2}))
-    u1, v1, s1 = u[..., :, :1], v[..., :, :1], sv[..., :1]
-    p = matmul(matmul(u, s, transpose_a=True), v)
-    column, row = p[..., :, 0], p[..., 0, :]  # P_j1 and P_1j
+    ndim = x.array.ndim
+    v = transpose(apply(_singular_factor, (x,), {"part": 2}), tuple(range(ndim - 2)) + (ndim - 1, ndim - 2))
+    u1, v1, s1 = u[..., 0], v[..., 0], sv[..., :1]
+    s_v1, s_u1 = _times(s, v1), _transpose_times(s, u1)  # dX v_1 and dX^T u_1
+    column, row = _transpose_times(u, s_v1), _transpose_times(v, s_u1)  # P_j1 and P_1j
     first = np.arange(sv.array.shape[-1]) == 0  # j = 1 takes no part: u_1 and v_1 stay unit vectors
     gaps = where(first, 1.0, s1 * s1 - sv * sv)
     a = where(first, 0.0, (s1 * column + sv * row) / gaps)
     b = where(first, 0.0, (sv * column + s1 * row) / gaps)
-    inv_s1 = expand_dims(1.0 / s1, -1)
-    du = matmul(u, expand_dims(a, -1)) + (matmul(s, v1) - matmul(u, expand_dims(column, -1))) * inv_s1
-    dv = matmul(v, expand_dims(b, -1)) + (matmul(s, u1, transpose_a=True) - matmul(v, expand_dims(row, -1))) * inv_s1
-    return matmul(du, v1, transpose_b=True) + matmul(u1, dv, transpose_b=True)
+    du = _times(u, a) + (s_v1 - _times(u, column)) / s1
+    dv = _times(v, b) + (s_u1 - _times(v, row)) / s1
+    return expand_dims(du, -1) * expand_dims(v1, -2) + expand_dims(u1, -1) * expand_dims(dv, -2)
 
 
 _spectral_direction = Primitive("spectral_direction", _top_singular_direction, vjp=[_spectral_direction_derivative],
