@@ -30,6 +30,7 @@ class OpCase:
     delta: float = 1e-6  # finite-difference step
     rtol: float = 1e-5
     jvp_rtol: float = 1e-12  # forward vs reverse mode: the same math in another order
+    order: int = 2  # the highest derivative checked
     with_zeros: bool = False  # draw exact zeros often: where a rule that divides by x would go wrong
 
     def inputs(self):

@@ -20,7 +20,7 @@ def test_first_and_second_derivatives_match_finite_differences(case):
     @CHECK
     @given(case.inputs())
     def check(xs):
-        mt.check_gradients(case.fn, *xs, order=2, rtol=case.rtol, atol=1e-6, delta=case.delta)
+        mt.check_gradients(case.fn, *xs, order=case.order, rtol=case.rtol, atol=1e-6, delta=case.delta)
 
     check()
 
