@@ -3,5 +3,5 @@
 from .ops import (log_softmax, relu, sigmoid, sigmoid_cross_entropy_with_logits, softmax,  # noqa: F401
                   softmax_cross_entropy_with_logits, tanh)
 from .ops import elu, embedding_lookup, silu, softplus, swish  # noqa: F401
-from .ops.nn import (batch_normalization, gelu, l2_normalize, leaky_relu, moments, relu6, selu,  # noqa: F401
-                     softsign, sparse_softmax_cross_entropy_with_logits)
+from .ops import (batch_normalization, gelu, l2_normalize, leaky_relu, moments, relu6, selu, softsign,  # noqa: F401
+                  sparse_softmax_cross_entropy_with_logits)

@@ -434,7 +434,7 @@ log_sigmoid = unary("log_sigmoid", lambda x: -np.logaddexp(0, -x), lambda s, y, 
                     "    array([  -0.6931472, -100.       ], dtype=float32)")
 
 
-def _each_element(function, name):
+def _each_element(function):
     """A function of one Python float applied to every element: NumPy has no erf or lgamma, Python's math has.
 
     The result keeps the input's dtype. ``math.lgamma`` refuses its poles (0, -1, -2, ...): there the gamma
@@ -447,19 +447,15 @@ def _each_element(function, name):
             return math.inf
 
     on_objects = np.frompyfunc(scalar, 1, 1)
-
-    def forward(x):
-        return np.asarray(on_objects(x.astype(np.float64)), np.float64).astype(x.dtype)
-    forward.__name__ = name
-    return forward
+    return lambda x: np.asarray(on_objects(x.astype(np.float64)), np.float64).astype(x.dtype)
 
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
-erf = unary("erf", _each_element(math.erf, "erf"), lambda s, y, x: s * (_TWO_OVER_SQRT_PI * exp(-square(x))),
+erf = unary("erf", _each_element(math.erf), lambda s, y, x: s * (_TWO_OVER_SQRT_PI * exp(-square(x))),
             "The error function, 2/sqrt(pi) times the integral of e ** -t**2 from 0 to x.\n\n"
             "    >>> erf([0.0, 1.0]).numpy()\n"
             "    array([0.       , 0.8427008], dtype=float32)")
-erfc = unary("erfc", _each_element(math.erfc, "erfc"), lambda s, y, x: s * (-_TWO_OVER_SQRT_PI * exp(-square(x))),
+erfc = unary("erfc", _each_element(math.erfc), lambda s, y, x: s * (-_TWO_OVER_SQRT_PI * exp(-square(x))),
              "1 - erf(x), accurate where erf(x) is close to 1.")
 
 
@@ -524,7 +520,7 @@ def digamma(x, name=None):
 
 
 digamma.primitive = _polygamma
-lgamma = unary("lgamma", _each_element(math.lgamma, "lgamma"), lambda s, y, x: s * digamma(x),
+lgamma = unary("lgamma", _each_element(math.lgamma), lambda s, y, x: s * digamma(x),
                "log|gamma(x)|, the log of the absolute value of the gamma function; inf at 0, -1, -2, ...\n\n"
                "    >>> lgamma([1.0, 5.0]).numpy()  # gamma(5) is 4! = 24\n"
                "    array([0.       , 3.1780539], dtype=float32)")

@@ -1,4 +1,4 @@
-"""Reductions (sum, mean, max, min, prod over axes), cumulative sums and products, norms.
+"""Reductions (sum, mean, max, min, prod, variance, any, all over axes), cumulative sums and products, norms.
 
 The gradient of a reduction spreads ``g`` back over the elements that were
 reduced: every element of a sum gets all of ``g``, of a mean ``g / n``, of a
