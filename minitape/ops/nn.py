@@ -314,7 +314,7 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
         axis = dim
     (x,) = convert_inputs("l2_normalize", x)
     check_dtype("l2_normalize", x, FLOATING)
-    square_sum = reduce_sum(x * x, axis, keepdims=True)
+    square_sum = reduce_sum(x * x, _axes(axis, x.array.ndim, "l2_normalize"), keepdims=True)
     return x * reciprocal(sqrt(maximum(square_sum, epsilon)))
 
 
@@ -333,13 +333,13 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
     (2.5, 1.25)
     """
     (x,) = convert_inputs("moments", x)
+    axes = _axes(axes, x.array.ndim, "moments")
     y = cast(x, "float32") if x.dtype.name == "float16" else x
     mean = reduce_mean(y, axes, keepdims=True)
     deviations = y - mean
     variance = reduce_mean(deviations * deviations, axes, keepdims=True)
     if not keepdims:
-        reduced = _axes(axes, x.array.ndim, "moments")
-        mean, variance = squeeze(mean, reduced), squeeze(variance, reduced)
+        mean, variance = squeeze(mean, axes), squeeze(variance, axes)
     return (cast(mean, x.dtype), cast(variance, x.dtype)) if x.dtype != y.dtype else (mean, variance)
 
 

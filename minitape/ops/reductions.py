@@ -432,8 +432,9 @@ def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
     np.float32(1.25)
     """
     x = _float_input("reduce_variance", input_tensor)
-    deviations = x - reduce_mean(x, axis, keepdims=True)
-    return reduce_mean(deviations * deviations, axis, keepdims)
+    axes = _axes(axis, x.array.ndim, "reduce_variance")
+    deviations = x - reduce_mean(x, axes, keepdims=True)
+    return reduce_mean(deviations * deviations, axes, keepdims)
 
 
 def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
@@ -445,7 +446,8 @@ def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
     >>> reduce_std([1.0, 3.0]).numpy()
     np.float32(1.0)
     """
-    return sqrt(reduce_variance(_float_input("reduce_std", input_tensor), axis, keepdims))
+    x = _float_input("reduce_std", input_tensor)
+    return sqrt(reduce_variance(x, _axes(axis, x.array.ndim, "reduce_std"), keepdims))
 
 
 # sqrt(sum x**2): its gradient is x / norm, g x / y (TensorFlow's rule: NaN where the norm is 0).
