@@ -1,6 +1,7 @@
 """``mt.math``: the elementwise and reduction ops, under TensorFlow's ``tf.math`` names.
 
 Every op declared in ``ops/elementwise.py`` is here (``mt.math.atan``), except ``relu``, which is ``mt.nn``'s.
+``softsign`` and ``l2_normalize`` are in both, as in TensorFlow.
 """
 
 from .ops import (argmax, argmin, cumprod, cumsum, equal, floordiv, greater, greater_equal, less,  # noqa: F401
@@ -9,6 +10,8 @@ from .ops import (argmax, argmin, cumprod, cumsum, equal, floordiv, greater, gre
 from .ops import add_n, reduce_logsumexp  # noqa: F401
 from .ops import segment_sum, top_k, unsorted_segment_sum  # noqa: F401
 from .ops import elementwise as _elementwise
+from .ops import (ceil, digamma, floor, is_finite, is_inf, is_nan, l2_normalize, reduce_all, reduce_any,  # noqa: F401
+                  reduce_euclidean_norm, reduce_std, reduce_variance, scalar_mul, softsign)
 
 globals().update(_elementwise.in_tf_math())
 truediv, mod = _elementwise.divide, _elementwise.floormod  # TensorFlow's other names for / and %

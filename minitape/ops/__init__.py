@@ -2,13 +2,14 @@
 
 The ops are grouped by family, one module each:
 
-* :mod:`.elementwise`: math on each element (exp, sin, +, *, maximum, where, ...);
-* :mod:`.reductions`: sums, means, maxima, products and norms over axes;
+* :mod:`.elementwise`: math on each element (exp, sin, erf, lgamma, +, *, maximum, where, ...);
+* :mod:`.reductions`: sums, means, maxima, products, variances and norms over axes;
 * :mod:`.shapes`: reshape, transpose, slicing, concat, stack, tile, broadcasting;
 * :mod:`.indexing`: gather, gather_nd, slice, split, pad, one_hot, scatter_nd, segment sums;
 * :mod:`.sorting`: sort, argsort, top_k, searchsorted;
 * :mod:`.linalg`: matrix products, einsum, inverses, solves, determinants, Cholesky;
-* :mod:`.nn`: softmax, the cross-entropy losses, elu, swish, embedding_lookup;
+* :mod:`.nn`: softmax, the cross-entropy losses, activations (elu, gelu, selu, ...), moments and
+  batch_normalization, embedding_lookup;
 * :mod:`.creation`: zeros, ones, ranges (constants, never recorded);
 * :mod:`.casting`: cast, which every family uses.
 
@@ -34,14 +35,18 @@ from .reductions import *  # noqa: F403
 from .shapes import *  # noqa: F403
 from .sorting import *  # noqa: F403
 
-# Ops that TensorFlow has only under tf.linalg, tf.math or tf.nn are in mt.ops (and mt.linalg, mt.math, mt.nn), not at
-# the top level:
-# mt.trace is the module of evaluation traces, mt.linalg.trace the sum of a diagonal.
+# Ops that TensorFlow has only under tf.math, tf.linalg or tf.nn are in mt.ops (and mt.math, mt.linalg, mt.nn), not
+# at the top level: mt.trace is the module of evaluation traces, mt.linalg.trace the sum of a diagonal.
+from .elementwise import (ceil, digamma, erf, erfc, expm1, is_finite, is_inf, is_nan, lgamma,  # noqa: F401
+                          log_sigmoid, xlogy)
+from .indexing import segment_sum, unsorted_segment_sum  # noqa: F401
 from .linalg import (cholesky, det, diag, diag_part, inv, logdet, slogdet, solve, tensor_diag,  # noqa: F401
                      tensor_diag_part, trace)
-from .nn import elu, embedding_lookup, silu, swish  # noqa: F401
-from .indexing import segment_sum, unsorted_segment_sum  # noqa: F401
 from .linalg import adjoint, band_part, cross, global_norm, matvec, normalize, set_diag  # noqa: F401
+from .nn import elu, embedding_lookup, silu, swish  # noqa: F401
+from .nn import (batch_normalization, gelu, l2_normalize, leaky_relu, moments, relu6, selu, softsign,  # noqa: F401
+                 sparse_softmax_cross_entropy_with_logits)
+from .reductions import reduce_euclidean_norm, reduce_std, reduce_variance  # noqa: F401
 from .sorting import top_k  # noqa: F401
 
 from . import casting, creation, elementwise, indexing, linalg, nn, reductions, shapes, sorting

@@ -1,4 +1,4 @@
-"""Reductions (sum, mean, max, min, prod over axes), cumulative sums and products, norms.
+"""Reductions (sum, mean, max, min, prod, variance, any, all over axes), cumulative sums and products, norms.
 
 The gradient of a reduction spreads ``g`` back over the elements that were
 reduced: every element of a sum gets all of ``g``, of a mean ``g / n``, of a
@@ -13,6 +13,7 @@ from ..fast import apply
 from ..primitive import Primitive, check_dtype, convert_inputs
 from ..tensor import Tensor
 from .creation import zeros_like
+from .elementwise import _BOOL as BOOL
 from .elementwise import abs, cast, divide_no_nan, equal, exp, maximum, pow, sqrt, where  # noqa: A004
 from .shapes import broadcast_to, expand_dims, integer_axes, one_axis, reshape, squeeze, transpose
 
@@ -89,19 +90,44 @@ def _extreme_jvp(t, y, x, axis, keepdims):
     return reduce_sum(chosen * t, axis, keepdims) / reduce_sum(chosen, axis, keepdims)
 
 
-def _product_of_others(x, axes):
-    """For each element, the product of all *other* elements along ``axes`` (no division: safe at 0).
+def _others_along_axis_0(x):
+    """For each element, the product of the other elements along axis 0: an exclusive product from each end."""
+    before = np.cumprod(np.concatenate([np.ones_like(x[:1]), x[:-1]]), axis=0)
+    after = np.flip(np.cumprod(np.concatenate([np.ones_like(x[:1]), np.flip(x, 0)[:-1]]), axis=0), 0)
+    return before * after
 
-    The reduced axes are moved to the front and flattened into one axis of
-    length n; an exclusive cumulative product from each end, multiplied,
-    leaves out exactly the element itself.
+
+def _others_derivative(s, y, x):
+    """How ``others_i`` (the product of every x_k but x_i) moves when x moves by ``s``: sum over j != i of s_j
+    times the product of every x_k but x_i and x_j. The same function is the JVP and the VJP: this Jacobian,
+    the Hessian of the product, is symmetric.
+
+    Those products of all but two are again products of others: of ``x`` with x_i replaced by 1, one copy per
+    i (``replaced[j, i] = 1 if j == i else x_j``). So the rule is this primitive again, on a tensor n times
+    larger, and its own rule likewise: every order is exact at zeros, and none divides.
+    """
+    n = x.array.shape[0]
+    diagonal = np.eye(n, dtype=bool).reshape((n, n) + (1,) * (x.array.ndim - 1))
+    replaced = where(diagonal, 1.0, expand_dims(x, 1))
+    all_but_two = apply(_others, (replaced,))  # [j, i]: the product of every x_k but x_i and x_j (j != i)
+    return reduce_sum(where(diagonal, 0.0, all_but_two) * expand_dims(s, 1), 0)
+
+
+_others = Primitive("product_of_others", _others_along_axis_0, vjp=[_others_derivative], jvp=[_others_derivative])
+
+
+def _product_of_others(x, axes):
+    """For each element, the product of all *other* elements along ``axes``: the gradient of their product.
+
+    The reduced axes are moved to the front and flattened into one axis;
+    :data:`_others` takes the products there, without dividing, so every
+    derivative is exact where x has zeros.
     """
     if x.array.size == 0:
         return zeros_like(x)  # no elements, no others
     rest = tuple(a for a in range(x.array.ndim) if a not in axes)
     moved = transpose(x, axes + rest)
-    flat = reshape(moved, (_count(x, axes), -1))
-    others = cumprod(flat, axis=0, exclusive=True) * cumprod(flat, axis=0, exclusive=True, reverse=True)
+    others = apply(_others, (reshape(moved, (_count(x, axes), -1)),))
     return transpose(reshape(others, moved.array.shape), np.argsort(axes + rest))
 
 
@@ -162,8 +188,8 @@ _cumsum = Primitive("cumsum", _cumulative(np.cumsum, 0), keeps="nothing",
                     jvp="linear")
 # d/dx_j of prod_{i<=k} x_i is prod / x_j. Like TensorFlow's, the rule divides with divide_no_nan,
 # which gives 0 where x_j is 0: the true derivative there is the product of the other factors,
-# so at an exact 0 the gradient is TensorFlow's 0, not the slope. reduce_prod's own first
-# derivative never divides, and is exact at zeros.
+# so at an exact 0 the gradient is TensorFlow's 0, not the slope. reduce_prod's derivatives never
+# divide, and are exact at zeros to every order.
 _cumprod = Primitive(
     "cumprod", _cumulative(np.cumprod, 1), keeps="both",
     vjp=[lambda g, y, x, axis, exclusive, reverse: divide_no_nan(cumsum(y * g, axis, exclusive, not reverse), x)],
@@ -191,22 +217,61 @@ def cumprod(x, axis=0, exclusive=False, reverse=False):
 
 
 # -- the spectral norm ------------------------------------------------------------------------
-# The largest singular value s of a matrix X = sum_i s_i u_i v_i^T changes by u^T dX v when X changes by dX
-# (u, v: its singular vectors), so its gradient is g u v^T and its tangent u^T T v. The direction u v^T is
-# computed with NumPy's SVD, so its own derivative (the spectral norm's second derivative) is not available.
+# The largest singular value s_1 of a matrix X = sum_j s_j u_j v_j^T changes by u_1^T dX v_1 when X changes by dX,
+# so its gradient is the matrix D = u_1 v_1^T, and its tangent u_1^T T v_1.
+#
+# D's own derivative (the spectral norm's second) comes from X v_1 = s_1 u_1 and X^T u_1 = s_1 v_1. Moved by dX,
+# with P = U^T dX V (P_j1 = u_j^T dX v_1, P_1j = u_1^T dX v_j), these give for j != 1
+#   du_1 = sum_j u_j (s_1 P_j1 + s_j P_1j) / (s_1^2 - s_j^2) + (I - U U^T) dX v_1 / s_1,
+#   dv_1 = sum_j v_j (s_j P_j1 + s_1 P_1j) / (s_1^2 - s_j^2) + (I - V V^T) dX^T u_1 / s_1,
+# (the last terms: the parts outside the thin U's or V's columns, for a matrix that is not square) and
+# dD = du_1 v_1^T + u_1 dv_1^T. That map is the Hessian of s_1, a symmetric one: it is both the JVP and the VJP.
+# It needs s_1 to be apart from s_2 (else u_1 and v_1 are not defined), as does the gradient itself.
 def _top_singular_direction(x):
     u, _, vh = np.linalg.svd(x)
     return u[..., :, :1] @ vh[..., :1, :]
 
 
-def _no_second_derivative(*args, **attrs):
-    raise NotImplementedError("norm(ord=2) over two axes (the spectral norm): minitape has its first derivative "
-                              "only; for second derivatives use the Frobenius norm (ord='fro') or "
-                              "mt.sqrt of the largest eigenvalue you compute yourself")
+def _no_third_derivative(*args, **attrs):
+    raise NotImplementedError("norm(ord=2) over two axes (the spectral norm): minitape has its first and second "
+                              "derivatives only; for more, use the Frobenius norm (ord='fro')")
 
 
-_spectral_direction = Primitive("spectral_direction", _top_singular_direction, keeps="nothing",
-                                vjp=[_no_second_derivative], jvp=[_no_second_derivative])
+# The thin SVD's factors U, s, V^T, read by the rule below. Their own derivatives would be the spectral norm's
+# third derivative: it raises, rather than treat them as constants.
+_singular_factor = Primitive("singular_factor", lambda x, part: np.linalg.svd(x, full_matrices=False)[part],
+                             keeps="nothing", vjp=[_no_third_derivative], jvp=[_no_third_derivative])
+
+
+def _times(a, x):
+    """The matrix-vector product ``a x`` (over the last two axes of ``a``, for a batch of matrices)."""
+    return reduce_sum(a * expand_dims(x, -2), -1)
+
+
+def _transpose_times(a, y):
+    """``a^T y``."""
+    return reduce_sum(a * expand_dims(y, -1), -2)
+
+
+def _spectral_direction_derivative(s, d, x):
+    """dD for a change ``s`` of ``x`` (both rules of :data:`_spectral_direction`; derived above)."""
+    u, sv = apply(_singular_factor, (x,), {"part": 0}), apply(_singular_factor, (x,), {"part": 1})
+    ndim = x.array.ndim
+    v = transpose(apply(_singular_factor, (x,), {"part": 2}), tuple(range(ndim - 2)) + (ndim - 1, ndim - 2))
+    u1, v1, s1 = u[..., 0], v[..., 0], sv[..., :1]
+    s_v1, s_u1 = _times(s, v1), _transpose_times(s, u1)  # dX v_1 and dX^T u_1
+    column, row = _transpose_times(u, s_v1), _transpose_times(v, s_u1)  # P_j1 and P_1j
+    first = np.arange(sv.array.shape[-1]) == 0  # j = 1 takes no part: u_1 and v_1 stay unit vectors
+    gaps = where(first, 1.0, s1 * s1 - sv * sv)
+    a = where(first, 0.0, (s1 * column + sv * row) / gaps)
+    b = where(first, 0.0, (sv * column + s1 * row) / gaps)
+    du = _times(u, a) + (s_v1 - _times(u, column)) / s1
+    dv = _times(v, b) + (s_u1 - _times(v, row)) / s1
+    return expand_dims(du, -1) * expand_dims(v1, -2) + expand_dims(u1, -1) * expand_dims(dv, -2)
+
+
+_spectral_direction = Primitive("spectral_direction", _top_singular_direction, vjp=[_spectral_direction_derivative],
+                                jvp=[_spectral_direction_derivative])
 _spectral_norm = Primitive(
     "spectral_norm", lambda x: np.linalg.svd(x, compute_uv=False)[..., 0],
     vjp=[lambda g, y, x: expand_dims(expand_dims(g, -1), -1) * apply(_spectral_direction, (x,))],
@@ -349,5 +414,68 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
                                            "keepdims": bool(keepdims)})
 
 
+# -- variance, standard deviation, Euclidean norm, any and all ---------------------------------------------------
+def _float_input(op_name, input_tensor):
+    (x,) = convert_inputs(op_name, input_tensor)
+    if x.array.dtype.kind != "f":
+        raise TypeError(f"{op_name}: expected a floating-point tensor, got {x.dtype.name}; convert it first, e.g. "
+                        f"mt.cast(x, mt.float32)")
+    return x
+
+
+def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
+    """The mean of the squared deviations from the mean along ``axis`` (the population variance, divided by n).
+
+    Written with the ops it is made of, as TensorFlow writes it: its derivatives are theirs.
+
+    >>> reduce_variance([1.0, 2.0, 3.0, 4.0]).numpy()
+    np.float32(1.25)
+    """
+    x = _float_input("reduce_variance", input_tensor)
+    axes = _axes(axis, x.array.ndim, "reduce_variance")
+    deviations = x - reduce_mean(x, axes, keepdims=True)
+    return reduce_mean(deviations * deviations, axes, keepdims)
+
+
+def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
+    """The square root of :func:`reduce_variance`: the population standard deviation along ``axis``.
+
+    Where every element is the same the standard deviation is 0 and has no slope: its gradient there is
+    NaN, as in TensorFlow.
+
+    >>> reduce_std([1.0, 3.0]).numpy()
+    np.float32(1.0)
+    """
+    x = _float_input("reduce_std", input_tensor)
+    return sqrt(reduce_variance(x, _axes(axis, x.array.ndim, "reduce_std"), keepdims))
+
+
+# sqrt(sum x**2): its gradient is x / norm, g x / y (TensorFlow's rule: NaN where the norm is 0).
+_reduce_euclidean_norm = Primitive(
+    "reduce_euclidean_norm",
+    lambda x, axis, keepdims: np.sqrt(np.sum(x * x, axis=axis, keepdims=keepdims)).astype(x.dtype),
+    keeps="both",
+    vjp=[lambda g, y, x, axis, keepdims: _spread(g, x, axis, keepdims) * x / _spread(y, x, axis, keepdims)],
+    jvp=[lambda t, y, x, axis, keepdims: reduce_sum(t * x, axis, keepdims) / y])
+reduce_euclidean_norm = _reduction("reduce_euclidean_norm", _reduce_euclidean_norm, "Euclidean norm (the square "
+                                   "root of the sum of squares; for integers, rounded down as in TensorFlow)")
+
+
+def _logical_reduction(name, numpy_fn, what):
+    def op(input_tensor, axis=None, keepdims=False, name=None):
+        (x,) = convert_inputs(op.__name__, input_tensor)
+        check_dtype(op.__name__, x, BOOL)
+        return Tensor(numpy_fn(x.array, axis=_axes(axis, x.array.ndim, op.__name__), keepdims=bool(keepdims)))
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = (f"Whether {what} element along ``axis`` (all of them by default) is true; booleans only, "
+                  f"no gradient.")
+    return op
+
+
+reduce_any = _logical_reduction("reduce_any", np.any, "any")
+reduce_all = _logical_reduction("reduce_all", np.all, "every")
+
+
 __all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "cumsum", "cumprod", "norm",
-           "clip_by_norm", "reduce_logsumexp"]
+           "clip_by_norm", "reduce_logsumexp", "reduce_any", "reduce_all"]  # the others are tf.math's only
