@@ -21,12 +21,13 @@ Where to read the source, in order:
 * ``numeric.py``: finite differences and gradient checking;
 * ``dual.py``: dual numbers, forward mode in a few lines;
 * ``trace.py``: evaluation traces, the three tables of the AD literature;
+* ``keras/``: the Keras pieces of a custom training loop (layers, optimizers, losses, metrics);
 * ``viz.py``: pictures of tapes (needs Graphviz; ``mt.viz`` loads it on first use).
 """
 
 import importlib
 
-from . import autodiff, dual, linalg, math, nest, nn, numeric, ops, random, test, trace
+from . import autodiff, dual, keras, linalg, math, nest, nn, numeric, ops, random, test, trace
 from .control import TensorSpec, cond, function, get_static_value, map_fn, recompute_grad, while_loop
 from .custom_gradient import custom_gradient
 from .numeric import check_gradients
@@ -49,5 +50,5 @@ def __getattr__(name):
 __all__ = ["GradientTape", "UnconnectedGradients", "custom_gradient", "check_gradients", "Tensor", "TensorShape",
            "Variable", "constant", "convert_to_tensor", "is_tensor", "DType", "as_dtype", "bool", "float16", "float32",
            "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "autodiff", "dual",
-           "linalg", "math", "nn", "numeric", "random", "test", "trace", "nest", "TensorSpec", "cond", "function",
-           "get_static_value", "map_fn", "recompute_grad", "while_loop"] + ops.__all__
+           "keras", "linalg", "math", "nn", "numeric", "random", "test", "trace", "nest", "TensorSpec", "cond",
+           "function", "get_static_value", "map_fn", "recompute_grad", "while_loop"] + ops.__all__
