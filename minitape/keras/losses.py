@@ -313,8 +313,10 @@ class SparseCategoricalCrossentropy(LossFunctionWrapper):
         self.from_logits = from_logits
 
 
-__all__ = ["Loss", "LossFunctionWrapper", "MeanSquaredError", "Huber", "BinaryCrossentropy",
-           "CategoricalCrossentropy", "SparseCategoricalCrossentropy", "mean_squared_error", "huber",
-           "binary_crossentropy", "categorical_crossentropy", "sparse_categorical_crossentropy",
-           "reduce_weighted_values", "squeeze_or_expand_to_same_rank"]
+# tf.keras calls the function mean_squared_error by its short names only; Keras 3 by its long name only.
+mse = MSE = mean_squared_error
+
+__all__ = ["Loss", "MeanSquaredError", "Huber", "BinaryCrossentropy", "CategoricalCrossentropy",
+           "SparseCategoricalCrossentropy", "mean_squared_error", "mse", "MSE", "huber", "binary_crossentropy",
+           "categorical_crossentropy", "sparse_categorical_crossentropy"]
 __getattr__ = missing_names("mt.keras.losses", __all__)

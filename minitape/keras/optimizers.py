@@ -48,7 +48,7 @@ class Optimizer:
         self._iterations = Variable(np.int64(0), trainable=False, name="iteration")
         self._learning_rate = Variable(learning_rate, trainable=False, name="learning_rate", dtype=floatx())
         self._variables = [self._iterations, self._learning_rate]
-        self._index = {}  # id of a model Variable -> its place in the lists of state (momentums, ...)
+        self._index = {}  # a model Variable's id (Variable.id, never reused) -> its place in the lists of state (momentums, ...)
         self.built = False
 
     @property
@@ -73,7 +73,7 @@ class Optimizer:
     def build(self, variables):
         """Get ready to update ``variables``: subclasses then make their state with :meth:`add_state`."""
         for i, variable in enumerate(variables):
-            self._index[id(variable)] = i
+            self._index[variable.id] = i
         self.built = True
 
     def add_state(self, variables, name, initial_value=0.0):
@@ -84,7 +84,7 @@ class Optimizer:
         return state
 
     def _state_index(self, variable):
-        return self._index[id(variable)]
+        return self._index[variable.id]
 
     def apply_gradients(self, grads_and_vars):
         """Update each Variable by its gradient, from pairs ``(gradient, variable)``; returns ``iterations``.
@@ -104,7 +104,7 @@ class Optimizer:
         if not self.built:
             self.build(trainable_variables)
         for v in trainable_variables:
-            if id(v) not in self._index:
+            if v.id not in self._index:
                 raise ValueError(f"Unknown variable: {v}. This optimizer can only be called for the variables it "
                                  f"was originally built with. When working with a new set of variables, you should "
                                  f"recreate a new optimizer instance.")
