@@ -48,7 +48,7 @@ class Optimizer:
         self._iterations = Variable(np.int64(0), trainable=False, name="iteration")
         self._learning_rate = Variable(learning_rate, trainable=False, name="learning_rate", dtype=floatx())
         self._variables = [self._iterations, self._learning_rate]
-        self._index = {}  # a model Variable's id (Variable.id, never reused) -> its place in the lists of state (momentums, ...)
+        self._index = {}  # a model Variable's id (never reused) -> its place in the lists of state (momentums, ...)
         self.built = False
 
     @property

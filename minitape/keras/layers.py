@@ -1,0 +1,288 @@
+"""``mt.keras.layers``: ``Layer``, and the layers ``Dense``, ``Flatten`` and ``Dropout``.
+
+A layer is an :class:`~minitape.Module` that makes its weights the first
+time it is called, when it sees the shape of its input (``build``), and then
+computes ``call(inputs)``:
+
+>>> import minitape as mt
+>>> dense = Dense(2, kernel_initializer="ones")
+>>> dense(mt.ones((1, 3))).numpy()  # weights made now: a kernel of shape (3, 2) and a bias (2,)
+array([[3., 3.]], dtype=float32)
+>>> [w.shape for w in dense.trainable_weights]
+[TensorShape([3, 2]), TensorShape([2])]
+
+A layer lists its weights as Keras does, not as ``tf.Module`` does: its own
+in the order ``add_weight`` made them (a Dense layer's kernel, then its bias),
+then those of the layers held in its attributes, in the order they were
+assigned (``tf.Module`` sorts attributes by name). As in Keras 3, a Variable
+made directly (``self.w = mt.Variable(...)``) is not one of a layer's
+weights: make weights with ``add_weight``.
+
+``training`` tells a layer whether it is training (``Dropout`` drops only
+then). A layer called inside another layer's call without ``training`` gets
+the outer call's value, so ``model(x, training=True)`` reaches every layer.
+"""
+
+import inspect
+import itertools
+import math
+import warnings
+
+from .. import nest
+from ..dtypes import as_dtype
+from ..module import Module, _snake_case
+from ..ops import cast, matmul, reshape
+from ..random import uniform
+from ..tensor import Variable, convert_to_tensor
+from . import activations, initializers
+from .backend import floatx
+from .namespace import missing_names
+
+_COUNTS = {}  # base name -> how many layers have been given it: "dense", then "dense_1", "dense_2", ...
+_CONTEXT = []  # the `training` value shared by the layer calls in progress: one entry while a call runs
+
+
+def unique_name(base):
+    """``base`` the first time, then ``base_1``, ``base_2``, ...: Keras's default layer names.
+
+    >>> unique_name("flatten_example"), unique_name("flatten_example")
+    ('flatten_example', 'flatten_example_1')
+    """
+    count = _COUNTS.get(base, 0)
+    _COUNTS[base] = count + 1
+    return base if count == 0 else f"{base}_{count}"
+
+
+class Layer(Module):
+    """A Module with weights made on the first call (``build``) and a computation (``call``).
+
+    Subclass it: make weights in ``build(input_shape)`` with
+    :meth:`add_weight` (or in ``__init__`` when their shape is known), and
+    compute in ``call(inputs)``; call the layer itself, not ``call``.
+
+    Args:
+      name: the layer's name (by default the class name in snake case, made
+        unique: ``dense``, ``dense_1``, ...).
+      dtype: the dtype of the weights and of the computation (float32).
+      input_shape: the shape of one example; lets a ``Sequential`` model make
+        its weights at once (Keras prefers ``mt.keras.Input(shape)`` first).
+    """
+
+    def __init__(self, name=None, dtype=None, input_shape=None):
+        super().__init__(name=name or unique_name(_snake_case(type(self).__name__)))
+        self.dtype = as_dtype(dtype or floatx()).name
+        self.built = False
+        self._own_weights = []
+        self._input_shape_arg = None
+        if input_shape is not None:
+            warnings.warn("Do not pass an `input_shape` argument to a layer. When using Sequential models, prefer "
+                          "using an `Input(shape)` object as the first layer in the model instead.", stacklevel=2)
+            self._input_shape_arg = (None, *input_shape)
+
+    # -- weights -----------------------------------------------------------------------------------------
+    def add_weight(self, shape=(), initializer="glorot_uniform", dtype=None, trainable=True, name=None):
+        """A new Variable of this layer, of ``shape``, started by ``initializer`` (a name or an initializer)."""
+        value = initializers.get(initializer)(tuple(shape), dtype=dtype or self.dtype)
+        weight = Variable(value, trainable=trainable, name=name or "variable")
+        self._own_weights.append(weight)
+        return weight
+
+    def _layers(self):
+        """The layers held in this layer's attributes (also in lists, tuples and dicts), in assignment order."""
+        found = []
+        for value in vars(self).values():
+            found.extend(leaf for leaf in nest.flatten(value) if isinstance(leaf, Layer) and leaf is not self)
+        return list({id(layer): layer for layer in found}.values())
+
+    @property
+    def weights(self):
+        """Every weight: this layer's own (in the order made), then each sub-layer's (a list)."""
+        found = list(self._own_weights)
+        for layer in self._layers():
+            found.extend(layer.weights)
+        return list({w.id: w for w in found}.values())
+
+    @property
+    def trainable_weights(self):
+        """The weights an optimizer updates (a list)."""
+        return [w for w in self.weights if w.trainable]
+
+    @property
+    def non_trainable_weights(self):
+        """The weights made with ``trainable=False`` (a list)."""
+        return [w for w in self.weights if not w.trainable]
+
+    # Keras gives the same lists under tf.Module's names (in Keras's order, not tf.Module's).
+    variables = weights
+    trainable_variables = trainable_weights
+    non_trainable_variables = non_trainable_weights
+
+    def get_weights(self):
+        """The weights' values, as NumPy arrays, in the order of :attr:`weights`."""
+        return [w.numpy() for w in self.weights]
+
+    def set_weights(self, weights):
+        """Give the weights new values: NumPy arrays (or lists) in the order of :attr:`weights`."""
+        mine = self.weights
+        if len(weights) != len(mine):
+            raise ValueError(f"You called `set_weights(weights)` on layer '{self.name}' with a weight list of length "
+                             f"{len(weights)}, but the layer was expecting {len(mine)} weights.")
+        for weight, value in zip(mine, weights):
+            value = convert_to_tensor(value, dtype_hint=weight.dtype)
+            if value.shape != weight.shape:
+                raise ValueError(f"Layer {self.name} weight shape {tuple(weight.shape)} is not compatible with "
+                                 f"provided weight shape {tuple(value.shape)}.")
+            weight.assign(cast(value, weight.dtype))
+
+    # -- calling -----------------------------------------------------------------------------------------
+    def build(self, input_shape):
+        """Make the weights, knowing the input's shape; a layer without weights needs nothing here."""
+        self.built = True
+
+    def _build_for(self, inputs):
+        """Build on the first call, for the shape of ``inputs``."""
+        with self.name_scope:
+            self.build(tuple(inputs.shape))
+        self.built = True
+
+    def call(self, inputs):
+        raise NotImplementedError(f"{type(self).__name__} must define call(inputs), the layer's computation")
+
+    def _takes_training(self):
+        return "training" in inspect.signature(self.call).parameters
+
+    def __call__(self, inputs, *args, **kwargs):
+        inputs = self._converted(inputs)
+        if not self.built:
+            self._build_for(inputs)
+        outermost = not _CONTEXT
+        if outermost:
+            _CONTEXT.append(None)
+        try:
+            training = kwargs.get("training")
+            if training is None:  # not given: the outer call's, else the default of `call`
+                training = _CONTEXT[0]
+                if training is None and self._takes_training():
+                    training = inspect.signature(self.call).parameters["training"].default
+            _CONTEXT[0] = training
+            if self._takes_training() and training is not None:
+                kwargs["training"] = training
+            elif not self._takes_training():
+                kwargs.pop("training", None)
+            with self.name_scope:
+                return self.call(inputs, *args, **kwargs)
+        finally:
+            if outermost:
+                _CONTEXT.pop()
+
+    def _converted(self, inputs):
+        """The input as a tensor; floats in the layer's dtype (Keras casts a float64 array to float32)."""
+        inputs = convert_to_tensor(inputs)
+        if inputs.dtype.is_floating and inputs.dtype != self.dtype:
+            inputs = cast(inputs, self.dtype)
+        return inputs
+
+    def __repr__(self):
+        return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+
+class Dense(Layer):
+    """``activation(inputs @ kernel + bias)``: every output unit a weighted sum of every input.
+
+    The kernel has shape (input size, ``units``) and is made on the first
+    call; it starts Glorot-uniform (``kernel_initializer``), the bias at zeros.
+
+    >>> layer = Dense(1, kernel_initializer="ones", bias_initializer="ones", activation="relu")
+    >>> layer(convert_to_tensor([[1.0, -3.0]])).numpy()  # relu(1 - 3 + 1)
+    array([[0.]], dtype=float32)
+    """
+
+    def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
+                 bias_initializer="zeros", name=None, dtype=None, input_shape=None):
+        super().__init__(name=name, dtype=dtype, input_shape=input_shape)
+        if not isinstance(units, int) or units <= 0:
+            raise ValueError(f"Received an invalid value for `units`, expected a positive integer. "
+                             f"Received: units={units!r}")
+        self.units = units
+        self.activation = activations.get(activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+
+    def build(self, input_shape):
+        self.kernel = self.add_weight((input_shape[-1], self.units), self.kernel_initializer, name="kernel")
+        self.bias = self.add_weight((self.units,), self.bias_initializer, name="bias") if self.use_bias else None
+        self.built = True
+
+    def call(self, inputs):
+        x = matmul(inputs, self.kernel)
+        if self.use_bias:
+            x = x + self.bias
+        return self.activation(x)
+
+
+class Flatten(Layer):
+    """Each example as one vector: shape (batch, a, b, ...) becomes (batch, a * b * ...).
+
+    >>> Flatten()(convert_to_tensor([[[1.0, 2.0], [3.0, 4.0]]])).shape
+    TensorShape([1, 4])
+    """
+
+    def call(self, inputs):
+        return reshape(inputs, (inputs.shape[0], math.prod(inputs.shape[1:])))
+
+
+class Dropout(Layer):
+    """While training, each input set to 0 with probability ``rate`` and the others divided by ``1 - rate``.
+
+    The division keeps the expected value of each unit what it is without
+    dropout, so nothing changes at inference (``training=False``, the
+    default), where the layer passes its input through. ``noise_shape``
+    shares one draw along the axes where it is 1 (e.g. ``(batch, 1, features)``
+    drops whole features); None in it stands for the input's size there.
+    A ``seed`` makes the sequence of masks reproducible (each call draws a
+    new one); without it, the masks come from ``mt.random``'s generator.
+    """
+
+    def __init__(self, rate, noise_shape=None, seed=None, name=None, dtype=None, input_shape=None):
+        super().__init__(name=name, dtype=dtype, input_shape=input_shape)
+        if not 0 <= rate <= 1:
+            raise ValueError(f"Invalid value received for argument `rate`. Expected a float value between 0 and 1. "
+                             f"Received: rate={rate}")
+        self.rate, self.noise_shape, self.seed = rate, noise_shape, seed
+        self._draws = itertools.count()
+
+    def call(self, inputs, training=False):
+        if not training or self.rate == 0:
+            return inputs
+        shape = inputs.shape if self.noise_shape is None else [
+            size if noise is None else noise for noise, size in zip(self.noise_shape, inputs.shape)]
+        seed = None if self.seed is None else (self.seed, next(self._draws))
+        keep = uniform(shape, dtype=inputs.dtype, seed=seed) >= self.rate
+        return inputs / (1.0 - self.rate) * cast(keep, inputs.dtype)
+
+
+class InputLayer:
+    """What ``mt.keras.Input(shape)`` gives: the shape of one example, for the first place of a ``Sequential``."""
+
+    def __init__(self, shape, dtype=None, name=None):
+        self.shape = (None, *shape)
+        self.dtype = as_dtype(dtype or floatx()).name
+        self.name = name
+
+    def __repr__(self):
+        return f"<InputLayer shape={self.shape}>"
+
+
+def Input(shape, dtype=None, name=None):
+    """The shape of the inputs (one example, without the batch), to start a ``Sequential`` model with.
+
+    Keras's functional models (``Model(inputs, outputs)``) are not in
+    minitape's Keras: ``Input`` only tells a ``Sequential`` model its input
+    shape, so that it makes its weights at once.
+    """
+    return InputLayer(shape, dtype, name)
+
+
+__all__ = ["Layer", "Dense", "Flatten", "Dropout", "Input", "InputLayer"]
+__getattr__ = missing_names("mt.keras.layers", __all__)
