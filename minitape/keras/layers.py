@@ -159,16 +159,16 @@ class Layer(Module):
         if outermost:
             _CONTEXT.append(None)
         try:
-            training = kwargs.get("training")
+            takes_training = self._takes_training()
+            training = kwargs.pop("training", None)
             if training is None:  # not given: the outer call's, else the default of `call`
                 training = _CONTEXT[0]
-                if training is None and self._takes_training():
-                    training = inspect.signature(self.call).parameters["training"].default
-            _CONTEXT[0] = training
-            if self._takes_training() and training is not None:
+            if training is None and takes_training:
+                default = inspect.signature(self.call).parameters["training"].default
+                training = None if default is inspect.Parameter.empty else default
+            _CONTEXT[0] = training  # what the layers called after this one inherit, as in Keras
+            if takes_training and training is not None:
                 kwargs["training"] = training
-            elif not self._takes_training():
-                kwargs.pop("training", None)
             with self.name_scope:
                 return self.call(inputs, *args, **kwargs)
         finally:
