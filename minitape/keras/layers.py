@@ -24,9 +24,10 @@ the outer call's value, so ``model(x, training=True)`` reaches every layer.
 """
 
 import inspect
-import itertools
 import math
 import warnings
+
+import numpy as np
 
 from .. import nest
 from ..dtypes import as_dtype
@@ -68,11 +69,13 @@ class Layer(Module):
         its weights at once (Keras prefers ``mt.keras.Input(shape)`` first).
     """
 
-    def __init__(self, name=None, dtype=None, input_shape=None):
+    def __init__(self, name=None, dtype=None, trainable=True, input_shape=None):
         super().__init__(name=name or unique_name(_snake_case(type(self).__name__)))
         self.dtype = as_dtype(dtype or floatx()).name
         self.built = False
+        self._trainable = bool(trainable)
         self._own_weights = []
+        self._own_state = []  # Variables that are not weights (Dropout's random state): in `variables` only
         self._input_shape_arg = None
         if input_shape is not None:
             warnings.warn("Do not pass an `input_shape` argument to a layer. When using Sequential models, prefer "
@@ -94,28 +97,70 @@ class Layer(Module):
             found.extend(leaf for leaf in nest.flatten(value) if isinstance(leaf, Layer) and leaf is not self)
         return list({id(layer): layer for layer in found}.values())
 
+    def _gather(self, own, from_layer):
+        """``own`` (this layer's Variables), then ``from_layer(layer)`` of each sub-layer; each Variable once."""
+        found = list(own)
+        for layer in self._layers():
+            found.extend(from_layer(layer))
+        return list({v.id: v for v in found}.values())
+
+    @property
+    def trainable(self):
+        """False freezes the layer and its sub-layers: their weights leave ``trainable_weights``.
+
+        (Keras 3 also sets each weight's ``trainable`` to False; a minitape
+        Variable's stays as it was made, so a tape still watches it, but an
+        optimizer given ``trainable_weights`` leaves it alone.)
+        """
+        return self._trainable
+
+    @trainable.setter
+    def trainable(self, value):
+        if bool(value) == self._trainable:  # as observed in Keras on TensorFlow: no change reaches no sub-layer
+            return
+        self._trainable = bool(value)
+        for layer in self._layers():
+            layer.trainable = value
+
+    def _own_in_order(self):
+        """This layer's own weights as Keras lists them: the trainable ones, then the others, each in the order made."""
+        return [w for w in self._own_weights if w.trainable] + [w for w in self._own_weights if not w.trainable]
+
     @property
     def weights(self):
-        """Every weight: this layer's own (in the order made), then each sub-layer's (a list)."""
-        found = list(self._own_weights)
-        for layer in self._layers():
-            found.extend(layer.weights)
-        return list({w.id: w for w in found}.values())
+        """Every weight: this layer's own, then each sub-layer's (a list)."""
+        return self._gather(self._own_in_order(), lambda layer: layer.weights)
 
     @property
     def trainable_weights(self):
-        """The weights an optimizer updates (a list)."""
-        return [w for w in self.weights if w.trainable]
+        """The weights an optimizer updates: none if the layer is frozen (``trainable = False``)."""
+        if not self.trainable:
+            return []
+        return self._gather([w for w in self._own_weights if w.trainable], lambda layer: layer.trainable_weights)
 
     @property
     def non_trainable_weights(self):
-        """The weights made with ``trainable=False`` (a list)."""
-        return [w for w in self.weights if not w.trainable]
+        """The weights made with ``trainable=False``, and all of a frozen layer's."""
+        if not self.trainable:
+            return self.weights
+        return self._gather([w for w in self._own_weights if not w.trainable],
+                            lambda layer: layer.non_trainable_weights)
 
-    # Keras gives the same lists under tf.Module's names (in Keras's order, not tf.Module's).
-    variables = weights
+    @property
+    def variables(self):
+        """The weights and the layers' other state (Dropout's random state), each layer's own first."""
+        return self._gather(self._own_in_order() + self._own_state, lambda layer: layer.variables)
+
+    # Keras's trainable_variables are its trainable_weights (state is never trainable).
     trainable_variables = trainable_weights
-    non_trainable_variables = non_trainable_weights
+
+    @property
+    def non_trainable_variables(self):
+        """The Variables that are not trainable weights: non-trainable weights and state."""
+        if not self.trainable:
+            return self.variables
+        return self._gather([w for w in self._own_weights if not w.trainable] + self._own_state,
+                            lambda layer: layer.non_trainable_variables)
 
     def get_weights(self):
         """The weights' values, as NumPy arrays, in the order of :attr:`weights`."""
@@ -198,8 +243,8 @@ class Dense(Layer):
     """
 
     def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
-                 bias_initializer="zeros", name=None, dtype=None, input_shape=None):
-        super().__init__(name=name, dtype=dtype, input_shape=input_shape)
+                 bias_initializer="zeros", name=None, dtype=None, trainable=True, input_shape=None):
+        super().__init__(name=name, dtype=dtype, trainable=trainable, input_shape=input_shape)
         if not isinstance(units, int) or units <= 0:
             raise ValueError(f"Received an invalid value for `units`, expected a positive integer. "
                              f"Received: units={units!r}")
@@ -240,8 +285,11 @@ class Dropout(Layer):
     default), where the layer passes its input through. ``noise_shape``
     shares one draw along the axes where it is 1 (e.g. ``(batch, 1, features)``
     drops whole features); None in it stands for the input's size there.
-    A ``seed`` makes the sequence of masks reproducible (each call draws a
-    new one); without it, the masks come from ``mt.random``'s generator.
+
+    Each call draws a new mask from ``mt.random``, seeded by the layer's state
+    ``[seed, draws so far]`` (an int64 Variable in ``variables``, as Keras
+    keeps it): a ``seed`` makes the sequence of masks reproducible; without
+    one, the seed is drawn from ``mt.random``'s generator when the layer is made.
     """
 
     def __init__(self, rate, noise_shape=None, seed=None, name=None, dtype=None, input_shape=None):
@@ -250,15 +298,19 @@ class Dropout(Layer):
             raise ValueError(f"Invalid value received for argument `rate`. Expected a float value between 0 and 1. "
                              f"Received: rate={rate}")
         self.rate, self.noise_shape, self.seed = rate, noise_shape, seed
-        self._draws = itertools.count()
+        if rate > 0:
+            if seed is None:
+                seed = int(uniform((), 0, 2 ** 31 - 1, dtype="int64"))
+            self._seed_state = Variable(np.array([seed, 0], np.int64), trainable=False, name="seed_generator_state")
+            self._own_state.append(self._seed_state)
 
     def call(self, inputs, training=False):
         if not training or self.rate == 0:
             return inputs
         shape = inputs.shape if self.noise_shape is None else [
             size if noise is None else noise for noise, size in zip(self.noise_shape, inputs.shape)]
-        seed = None if self.seed is None else (self.seed, next(self._draws))
-        keep = uniform(shape, dtype=inputs.dtype, seed=seed) >= self.rate
+        keep = uniform(shape, dtype=inputs.dtype, seed=tuple(self._seed_state.numpy().tolist())) >= self.rate
+        self._seed_state.assign_add(np.array([0, 1], np.int64))
         return inputs / (1.0 - self.rate) * cast(keep, inputs.dtype)
 
 
