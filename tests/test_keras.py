@@ -162,6 +162,8 @@ def test_model_has_no_fit_and_no_functional_api_and_says_what_to_write():
         model.fit(np.ones((1, 1)), np.ones((1, 1)))
     with pytest.raises(TypeError, match="subclass mt.keras.Model"):
         keras.Model(keras.Input((3,)), keras.layers.Dense(1))
+    with pytest.raises(TypeError, match="functional model.*mt.keras.Sequential"):
+        keras.layers.Dense(64, activation="relu")(keras.Input(shape=(784,), name="digits"))  # the guide's first line
 
 
 def test_optimizers_have_no_minimize_and_say_how_to_apply_a_tapes_gradient():

@@ -21,6 +21,9 @@ weights: make weights with ``add_weight``.
 ``training`` tells a layer whether it is training (``Dropout`` drops only
 then). A layer called inside another layer's call without ``training`` gets
 the outer call's value, so ``model(x, training=True)`` reaches every layer.
+``layer.trainable = False`` freezes a layer (its weights leave
+``trainable_weights``); ``add_loss`` in ``call`` adds a penalty to
+``layer.losses``, which each new forward pass empties.
 """
 
 import inspect
@@ -34,7 +37,7 @@ from ..dtypes import as_dtype
 from ..module import Module, _snake_case
 from ..ops import cast, matmul, reshape
 from ..random import uniform
-from ..tensor import Variable, convert_to_tensor
+from ..tensor import Tensor, Variable, convert_to_tensor
 from . import activations, initializers
 from .backend import floatx
 from .namespace import missing_names
@@ -76,6 +79,7 @@ class Layer(Module):
         self._trainable = bool(trainable)
         self._own_weights = []
         self._own_state = []  # Variables that are not weights (Dropout's random state): in `variables` only
+        self._losses = []  # what add_loss was given during the latest call
         self._input_shape_arg = None
         if input_shape is not None:
             warnings.warn("Do not pass an `input_shape` argument to a layer. When using Sequential models, prefer "
@@ -179,6 +183,33 @@ class Layer(Module):
                                  f"provided weight shape {tuple(value.shape)}.")
             weight.assign(cast(value, weight.dtype))
 
+    # -- losses added during a call -------------------------------------------------------------------------
+    def add_loss(self, loss):
+        """Add ``loss`` (a scalar tensor, or a list of them) to :attr:`losses`; call it from ``call``.
+
+        A penalty on a layer's activations is added where they are computed;
+        the training loop adds ``sum(model.losses)`` to its loss.
+        """
+        losses = nest.flatten(loss)
+        for value in losses:
+            if not isinstance(value, Tensor):
+                raise ValueError(f"`add_loss()` can only be called from inside `build()` or `call()`, on a tensor "
+                                 f"input. Received invalid value: {value!r}")
+        self._losses.extend(losses)
+
+    @property
+    def losses(self):
+        """The losses added by this layer and its sub-layers during the latest call of the outermost layer."""
+        found = list(self._losses)
+        for layer in self._layers():
+            found.extend(layer.losses)
+        return found
+
+    def _clear_losses(self):
+        self._losses.clear()
+        for layer in self._layers():
+            layer._clear_losses()
+
     # -- calling -----------------------------------------------------------------------------------------
     def build(self, input_shape):
         """Make the weights, knowing the input's shape; a layer without weights needs nothing here."""
@@ -197,12 +228,17 @@ class Layer(Module):
         return "training" in inspect.signature(self.call).parameters
 
     def __call__(self, inputs, *args, **kwargs):
+        if isinstance(inputs, InputLayer):
+            raise TypeError(f"{self.name} was called on mt.keras.Input(...): that builds a functional model, which "
+                            f"minitape's Keras does not have. List the layers in mt.keras.Sequential([mt.keras.Input"
+                            f"(shape), layer, ...]), or subclass mt.keras.Model and call the layers in call()")
         inputs = self._converted(inputs)
         if not self.built:
             self._build_for(inputs)
         outermost = not _CONTEXT
-        if outermost:
+        if outermost:  # a new forward pass: the losses added by the last one go
             _CONTEXT.append(None)
+            self._clear_losses()
         try:
             takes_training = self._takes_training()
             training = kwargs.pop("training", None)
