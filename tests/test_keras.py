@@ -235,3 +235,23 @@ def test_the_guides_training_loop_learns_a_small_classification():
     assert epoch_losses[-1] < 0.5 * epoch_losses[0]
     assert epoch_accuracies[-1] > 0.9
     assert int(optimizer.iterations) == 50
+
+
+def test_a_metric_subclass_keeps_its_state_in_add_variable():
+    class Largest(keras.metrics.Metric):
+        def __init__(self):
+            super().__init__(name="largest")
+            self.largest = self.add_variable(shape=(), initializer="zeros", name="largest")
+
+        def update_state(self, values):
+            self.largest.assign(mt.maximum(self.largest, mt.reduce_max(values)))
+
+        def result(self):
+            return self.largest.read_value()
+
+    metric = Largest()
+    metric.update_state(mt.constant([1.0, 4.0]))
+    assert float(metric(mt.constant([2.0]))) == 4.0
+    metric.reset_state()
+    assert float(metric.result()) == 0.0
+    assert len(metric.variables) == 1 and metric.variables[0] is metric.largest

@@ -14,8 +14,10 @@ epoch); calling the metric does ``update_state`` and returns ``result``.
 0.5
 """
 
-from ..ops import argmax, broadcast_to, cast, divide_no_nan, equal, reduce_mean, reduce_sum, reshape, squeeze
+from ..ops import (argmax, broadcast_to, cast, divide_no_nan, equal, reduce_mean, reduce_sum, reshape, squeeze,
+                   zeros)
 from ..tensor import Variable, convert_to_tensor
+from . import initializers
 from .backend import convert, floatx
 from .losses import squeeze_or_expand_to_same_rank
 from .namespace import missing_names
@@ -29,16 +31,17 @@ class Metric:
         self.dtype = dtype or floatx()
         self.variables = []
 
-    def add_variable(self, name):
-        """A new scalar Variable of the metric's state, starting at 0 (and put back to 0 by ``reset_state``)."""
-        variable = Variable(0.0, trainable=False, name=name, dtype=self.dtype)
+    def add_variable(self, shape, initializer, dtype=None, name=None):
+        """A new Variable of the metric's state, started by ``initializer`` (put back to zeros by ``reset_state``)."""
+        value = initializers.get(initializer)(tuple(shape), dtype=dtype or self.dtype)
+        variable = Variable(value, trainable=False, name=name or "variable")
         self.variables.append(variable)
         return variable
 
     def reset_state(self):
-        """Forget every batch seen so far."""
+        """Forget every batch seen so far: every Variable of the state back to zeros."""
         for variable in self.variables:
-            variable.assign(0.0)
+            variable.assign(zeros(variable.shape, dtype=variable.dtype))
 
     def update_state(self, *args, **kwargs):
         raise NotImplementedError(f"{type(self).__name__} must define update_state")
@@ -61,8 +64,8 @@ class Mean(Metric):
 
     def __init__(self, name="mean", dtype=None):
         super().__init__(name=name, dtype=dtype)
-        self.total = self.add_variable("total")
-        self.count = self.add_variable("count")
+        self.total = self.add_variable((), "zeros", name="total")
+        self.count = self.add_variable((), "zeros", name="count")
 
     def update_state(self, values, sample_weight=None):
         values = convert(values, self.dtype)
