@@ -255,3 +255,15 @@ def test_a_metric_subclass_keeps_its_state_in_add_variable():
     metric.reset_state()
     assert float(metric.result()) == 0.0
     assert len(metric.variables) == 1 and metric.variables[0] is metric.largest
+
+
+def test_a_model_that_forgets_super_init_is_told_to_call_it():
+    class Forgetful(keras.Model):
+        def __init__(self):
+            self.dense = keras.layers.Dense(1)
+
+        def call(self, x):
+            return self.dense(x)
+
+    with pytest.raises(RuntimeError, match=r"forgot to call `super\(\).__init__\(\)`"):
+        Forgetful()(mt.ones((1, 2)))

@@ -232,6 +232,9 @@ class Layer(Module):
             raise TypeError(f"{self.name} was called on mt.keras.Input(...): that builds a functional model, which "
                             f"minitape's Keras does not have. List the layers in mt.keras.Sequential([mt.keras.Input"
                             f"(shape), layer, ...]), or subclass mt.keras.Model and call the layers in call()")
+        if "_own_weights" not in vars(self):
+            raise RuntimeError(f"In layer '{type(self).__name__}', you forgot to call `super().__init__()` as the "
+                               f"first statement in the `__init__()` method. Go add it!")
         inputs = self._converted(inputs)
         if not self.built:
             self._build_for(inputs)
