@@ -9,7 +9,7 @@ with TensorFlow 2.21). Any other name raises an error that lists what exists.
 
 >>> import minitape as mt
 >>> loss_fn = mt.keras.losses.MeanSquaredError()
->>> float(loss_fn([[1.0]], [[3.0]]))
+>>> float(loss_fn(mt.constant([[1.0]]), mt.constant([[3.0]])))
 4.0
 """
 

@@ -8,7 +8,8 @@ the number of values), ``"sum"``, or ``"none"`` (no reduction).
 
 >>> mean_squared_error([[0.0, 1.0]], [[1.0, 1.0]]).numpy()
 array([0.5], dtype=float32)
->>> float(MeanSquaredError(reduction="sum")([[0.0, 1.0], [0.0, 0.0]], [[1.0, 1.0], [0.0, 2.0]]))
+>>> y_true, y_pred = convert_to_tensor([[0.0, 1.0], [0.0, 0.0]]), convert_to_tensor([[1.0, 1.0], [0.0, 2.0]])
+>>> float(MeanSquaredError(reduction="sum")(y_true, y_pred))
 2.5
 
 The cross-entropies take probabilities (``from_logits=False``, the default:
@@ -16,6 +17,9 @@ they are clipped to ``[epsilon, 1 - epsilon]`` so that the log stays finite)
 or logits (``from_logits=True``: exact, and the better choice). Probabilities
 that come straight from Keras's ``softmax`` or ``sigmoid`` activation are
 traced back to their logits, as Keras does (``activations.logits_behind``).
+
+Give the classes tensors or NumPy arrays: Keras 3 reads a Python list as a
+nested structure of inputs, and fails where minitape converts it.
 """
 
 import warnings
@@ -167,7 +171,8 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1):
     (batch, classes); they are the class numbers that ``categorical_crossentropy``
     would take as one-hot rows.
 
-    >>> sparse_categorical_crossentropy([1], [[0.0, 0.0]], from_logits=True).numpy()  # log 2
+    >>> labels, logits = convert_to_tensor([1]), convert_to_tensor([[0.0, 0.0]])
+    >>> sparse_categorical_crossentropy(labels, logits, from_logits=True).numpy()  # log 2
     array([0.6931472], dtype=float32)
     """
     y_pred = convert_to_tensor(y_pred)
@@ -270,7 +275,7 @@ class MeanSquaredError(LossFunctionWrapper):
 class Huber(LossFunctionWrapper):
     """:func:`huber`, reduced.
 
-    >>> float(Huber(delta=1.0)([[0.0, 0.0]], [[0.5, 3.0]]))
+    >>> float(Huber(delta=1.0)(convert_to_tensor([[0.0, 0.0]]), convert_to_tensor([[0.5, 3.0]])))
     1.3125
     """
 
@@ -302,7 +307,7 @@ class SparseCategoricalCrossentropy(LossFunctionWrapper):
     """:func:`sparse_categorical_crossentropy`, reduced.
 
     >>> loss_fn = SparseCategoricalCrossentropy(from_logits=True)
-    >>> float(loss_fn([0, 1], [[0.0, 0.0], [0.0, 0.0]]))  # log 2
+    >>> float(loss_fn(convert_to_tensor([0, 1]), convert_to_tensor([[0.0, 0.0], [0.0, 0.0]])))  # log 2
     0.6931471824645996
     """
 
