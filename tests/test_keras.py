@@ -267,3 +267,15 @@ def test_a_model_that_forgets_super_init_is_told_to_call_it():
 
     with pytest.raises(RuntimeError, match=r"forgot to call `super\(\).__init__\(\)`"):
         Forgetful()(mt.ones((1, 2)))
+
+
+def test_a_model_of_two_inputs_gets_them_as_they_were_given():
+    class Sum(keras.Model):
+        def call(self, inputs):
+            first, second = inputs["a"], inputs["b"]
+            return first + 2.0 * second
+
+    a, b = np.ones((2, 3)), np.full((2, 3), 5.0)  # float64 arrays: each becomes a float32 tensor
+    out = Sum()({"a": a, "b": b})
+    assert out.dtype == mt.float32 and (out.numpy() == 11.0).all()
+    assert keras.layers.Dense(1)([[1.0, 2.0]]).shape == (1, 1)  # a nested list of numbers is one batch

@@ -216,9 +216,9 @@ class Layer(Module):
         self.built = True
 
     def _build_for(self, inputs):
-        """Build on the first call, for the shape of ``inputs``."""
+        """Build on the first call, for the shape of ``inputs`` (a structure of shapes for a structure of inputs)."""
         with self.name_scope:
-            self.build(tuple(inputs.shape))
+            self.build(nest.map_structure(lambda t: tuple(t.shape), inputs))
         self.built = True
 
     def call(self, inputs):
@@ -260,7 +260,13 @@ class Layer(Module):
                 _CONTEXT.pop()
 
     def _converted(self, inputs):
-        """The input as a tensor; floats in the layer's dtype (Keras casts a float64 array to float32)."""
+        """The input as a tensor, floats in the layer's dtype (Keras casts a float64 array to float32).
+
+        Several inputs (a list, tuple or dict of arrays or tensors) are each
+        converted and keep their structure; a nested list of numbers is one tensor.
+        """
+        if nest.is_nested(inputs) and any(isinstance(leaf, (Tensor, np.ndarray)) for leaf in nest.flatten(inputs)):
+            return nest.map_structure(self._converted, inputs)
         inputs = convert_to_tensor(inputs)
         if inputs.dtype.is_floating and inputs.dtype != self.dtype:
             inputs = cast(inputs, self.dtype)
