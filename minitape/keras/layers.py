@@ -16,7 +16,9 @@ in the order ``add_weight`` made them (a Dense layer's kernel, then its bias),
 then those of the layers held in its attributes, in the order they were
 assigned (``tf.Module`` sorts attributes by name). As in Keras 3, a Variable
 made directly (``self.w = mt.Variable(...)``) is not one of a layer's
-weights: make weights with ``add_weight``.
+weights: make weights with ``add_weight``. Weights are named in their
+layer's scope, ``dense/kernel:0``, as minitape Variables are (Keras 3 names
+that one ``kernel``, with the path ``dense/kernel``).
 
 ``training`` tells a layer whether it is training (``Dropout`` drops only
 then). A layer called inside another layer's call without ``training`` gets
