@@ -209,31 +209,38 @@ def test_the_guides_training_loop_learns_a_small_classification():
     mt.random.set_seed(0)
     rng = np.random.default_rng(0)
     centers = np.array([[2.0, 0.0], [-2.0, 1.0], [0.0, -2.0]], np.float32)
-    labels = rng.integers(0, 3, size=300).astype(np.int32)
-    points = (centers[labels] + rng.normal(0.0, 0.7, size=(300, 2))).astype(np.float32)
+    labels = rng.integers(0, 3, size=400).astype(np.int32)
+    points = (centers[labels] + rng.normal(0.0, 0.7, size=(400, 2))).astype(np.float32)
+    (points, x_val), (labels, y_val) = np.split(points, [300]), np.split(labels, [300])
 
     model = keras.Sequential([keras.Input(shape=(2,)), keras.layers.Dense(16, activation="relu"),
                               keras.layers.Dropout(0.1), keras.layers.Dense(3)])
     optimizer = keras.optimizers.Adam(learning_rate=1e-2)
     loss_fn = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
     train_acc_metric = keras.metrics.SparseCategoricalAccuracy()
+
+    @mt.function  # the guide's train_step, as it writes it with tf.function
+    def train_step(x, y):
+        with mt.GradientTape() as tape:
+            logits = model(x, training=True)
+            loss_value = loss_fn(y, logits)
+        grads = tape.gradient(loss_value, model.trainable_weights)
+        optimizer.apply_gradients(zip(grads, model.trainable_weights))
+        train_acc_metric.update_state(y, logits)
+        return loss_value
+
     epoch_losses, epoch_accuracies = [], []
     for _epoch in range(5):
         mean_loss = keras.metrics.Mean()
         for start in range(0, 300, 30):
-            x_batch, y_batch = points[start:start + 30], labels[start:start + 30]
-            with mt.GradientTape() as tape:
-                logits = model(x_batch, training=True)
-                loss_value = loss_fn(y_batch, logits)
-            grads = tape.gradient(loss_value, model.trainable_weights)
-            optimizer.apply_gradients(zip(grads, model.trainable_weights))
-            train_acc_metric.update_state(y_batch, logits)
-            mean_loss.update_state(loss_value)
+            mean_loss.update_state(train_step(points[start:start + 30], labels[start:start + 30]))
         epoch_losses.append(float(mean_loss.result()))
         epoch_accuracies.append(float(train_acc_metric.result()))
         train_acc_metric.reset_state()
+    val_acc_metric = keras.metrics.SparseCategoricalAccuracy()
+    val_acc_metric.update_state(y_val, model(x_val, training=False))
     assert epoch_losses[-1] < 0.5 * epoch_losses[0]
-    assert epoch_accuracies[-1] > 0.9
+    assert epoch_accuracies[-1] > 0.9 and float(val_acc_metric.result()) > 0.9
     assert int(optimizer.iterations) == 50
 
 
