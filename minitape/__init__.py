@@ -18,21 +18,25 @@ Where to read the source, in order:
 * ``forward.py``: forward mode (``mt.autodiff.ForwardAccumulator``);
 * ``custom_gradient.py``: user-defined gradient rules;
 * ``control.py``: ``cond``, ``while_loop``, ``map_fn``, ``function`` (eager), ``recompute_grad``;
+* ``module.py``: ``Module``, a model's Variables found through its attributes (``scopes.py``: ``name_scope``);
 * ``numeric.py``: finite differences and gradient checking;
 * ``dual.py``: dual numbers, forward mode in a few lines;
 * ``trace.py``: evaluation traces, the three tables of the AD literature;
+* ``keras/``: the Keras pieces of a custom training loop (layers, optimizers, losses, metrics);
 * ``viz.py``: pictures of tapes (needs Graphviz; ``mt.viz`` loads it on first use).
 """
 
 import importlib
 
-from . import autodiff, dual, image, linalg, math, nest, nn, numeric, ops, random, test, trace
+from . import autodiff, dual, image, keras, linalg, math, nest, nn, numeric, ops, random, test, trace
 from .control import TensorSpec, cond, function, get_static_value, map_fn, recompute_grad, vectorized_map, while_loop
 from .custom_gradient import custom_gradient
+from .module import Module
 from .numeric import check_gradients
 from .dtypes import (DType, as_dtype, bool, float16, float32, float64, int8, int16, int32, int64,  # noqa: A004
                      uint8, uint16, uint32, uint64)
 from .ops import *
+from .scopes import name_scope
 from .tape import GradientTape
 from .tensor import Tensor, TensorShape, Variable, constant, convert_to_tensor, is_tensor
 from .unconnected import UnconnectedGradients
@@ -49,5 +53,6 @@ def __getattr__(name):
 __all__ = ["GradientTape", "UnconnectedGradients", "custom_gradient", "check_gradients", "Tensor", "TensorShape",
            "Variable", "constant", "convert_to_tensor", "is_tensor", "DType", "as_dtype", "bool", "float16", "float32",
            "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "autodiff", "dual",
-           "linalg", "math", "nn", "numeric", "random", "test", "trace", "nest", "TensorSpec", "cond", "function",
-           "get_static_value", "map_fn", "recompute_grad", "while_loop", "image", "vectorized_map"] + ops.__all__
+           "image", "keras", "linalg", "math", "nn", "numeric", "random", "test", "trace", "nest", "TensorSpec", "cond",
+           "function", "get_static_value", "map_fn", "recompute_grad", "vectorized_map", "while_loop", "Module",
+           "name_scope"] + ops.__all__

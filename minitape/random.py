@@ -47,3 +47,24 @@ def uniform(shape, minval=0, maxval=None, dtype="float32", seed=None):
     else:
         values = _rng(seed).uniform(minval, maxval, size=tuple(shape))
     return Tensor(values.astype(dtype.as_numpy_dtype))
+
+
+def truncated_normal(shape, mean=0.0, stddev=1.0, dtype="float32", seed=None):
+    """Samples from N(mean, stddev²) that lie within two standard deviations of the mean.
+
+    A sample further out is drawn again (it is not clipped), so the values
+    follow the normal curve cut at ±2 stddev, as TensorFlow's do.
+
+    >>> bool(abs(truncated_normal((1000,), seed=0)).numpy().max() <= 2.0)
+    True
+    """
+    dtype = as_dtype(dtype)
+    if not dtype.is_floating:
+        raise TypeError(f"random.truncated_normal: dtype must be floating, got {dtype.name}")
+    generator = _rng(seed)
+    values = generator.standard_normal(size=tuple(shape))
+    outside = np.abs(values) > 2.0
+    while outside.any():
+        values[outside] = generator.standard_normal(size=int(outside.sum()))
+        outside = np.abs(values) > 2.0
+    return Tensor((mean + stddev * values).astype(dtype.as_numpy_dtype))

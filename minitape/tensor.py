@@ -27,7 +27,7 @@ import itertools
 
 import numpy as np
 
-from . import dtypes, recording
+from . import dtypes, recording, scopes
 
 _next_id = itertools.count(1).__next__
 
@@ -256,7 +256,7 @@ class Variable(Tensor):
                              f"but shape={tuple(shape)} was given")
         super().__init__(np.array(value))  # our own copy: later assigns never alias the caller's array
         self._trainable = bool(trainable)
-        self._name = f"{name or 'Variable'}:0"
+        self._name = f"{scopes.current()}{name or 'Variable'}:0"  # inside mt.name_scope("layer"): 'layer/w:0'
         self._shape = np.shape(value)
 
     @property

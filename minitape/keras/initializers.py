@@ -1,0 +1,163 @@
+"""``mt.keras.initializers``: the starting values of a layer's weights.
+
+An initializer is called with a shape (and a dtype, float32 by default) and
+returns a tensor. A ``seed`` makes it give the same values at every call, as
+in Keras; without one, each call draws from ``mt.random``'s generator, so
+``mt.random.set_seed`` makes a whole model reproducible. The draws cannot
+match TensorFlow's: only their distributions do.
+
+>>> GlorotUniform(seed=0)((2, 3)).shape
+TensorShape([2, 3])
+>>> Zeros()((2,)).numpy()
+array([0., 0.], dtype=float32)
+"""
+
+import math
+
+from ..dtypes import as_dtype
+from ..ops import ones, zeros
+from ..random import normal, truncated_normal, uniform
+from .backend import floatx
+from .namespace import missing_names
+
+
+class Initializer:
+    """What every initializer is: ``initializer(shape, dtype=None)`` gives a tensor of that shape."""
+
+    def __call__(self, shape, dtype=None):
+        raise NotImplementedError(f"{type(self).__name__} must define __call__(shape, dtype=None)")
+
+
+def _float_dtype(dtype, name):
+    dtype = as_dtype(dtype or floatx())
+    if not dtype.is_floating:
+        raise ValueError(f"{name} gives floating-point values; dtype {dtype.name} is not one. Give dtype='float32'")
+    return dtype
+
+
+class Zeros(Initializer):
+    """All zeros (the default for biases)."""
+
+    def __call__(self, shape, dtype=None):
+        return zeros(shape, dtype=as_dtype(dtype or floatx()))
+
+
+class Ones(Initializer):
+    """All ones."""
+
+    def __call__(self, shape, dtype=None):
+        return ones(shape, dtype=as_dtype(dtype or floatx()))
+
+
+class RandomNormal(Initializer):
+    """Samples of the normal distribution N(mean, stddev²).
+
+    >>> float(RandomNormal(stddev=0.0, mean=3.0)(()))
+    3.0
+    """
+
+    def __init__(self, mean=0.0, stddev=0.05, seed=None):
+        self.mean, self.stddev, self.seed = mean, stddev, seed
+
+    def __call__(self, shape, dtype=None):
+        return normal(shape, self.mean, self.stddev, _float_dtype(dtype, "RandomNormal"), self.seed)
+
+
+def compute_fans(shape):
+    """(fan_in, fan_out): how many inputs feed each output unit, and how many outputs each input feeds.
+
+    A Dense kernel of shape (inputs, units) has fans (inputs, units); a
+    convolution kernel (..., in_channels, out_channels) multiplies both by
+    its window's size; a vector's fans are its length.
+
+    >>> compute_fans((3, 4)), compute_fans((5,)), compute_fans((2, 2, 3, 4))
+    ((3, 4), (5, 5), (12, 16))
+    """
+    shape = tuple(shape)
+    if len(shape) == 0:
+        return 1, 1
+    if len(shape) == 1:
+        return shape[0], shape[0]
+    window = math.prod(shape[:-2])
+    return shape[-2] * window, shape[-1] * window
+
+
+# The standard deviation of the unit normal cut at ±2 stddev: a truncated draw is divided by it, so that its
+# variance is the one asked for.
+_TRUNCATED_STDDEV = 0.87962566103423978
+
+
+class VarianceScaling(Initializer):
+    """Weights whose variance is ``scale / n``, ``n`` the fan-in, the fan-out or their mean (``mode``).
+
+    Keeping the variance at ``scale / n`` keeps the size of a signal about
+    the same from layer to layer. ``distribution`` is ``"truncated_normal"``
+    (normal, cut at two standard deviations), ``"untruncated_normal"`` or
+    ``"uniform"`` (on ``[-limit, limit]`` with ``limit = sqrt(3 * scale / n)``).
+    """
+
+    def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None):
+        if scale <= 0.0:
+            raise ValueError(f"Argument `scale` must be positive float. Received: scale={scale}")
+        if mode not in ("fan_in", "fan_out", "fan_avg"):
+            raise ValueError(f"Invalid `mode` argument: {mode!r}; give 'fan_in', 'fan_out' or 'fan_avg'")
+        if distribution not in ("truncated_normal", "untruncated_normal", "uniform"):
+            raise ValueError(f"Invalid `distribution` argument: {distribution!r}; give 'truncated_normal', "
+                             f"'untruncated_normal' or 'uniform'")
+        self.scale, self.mode, self.distribution, self.seed = scale, mode, distribution, seed
+
+    def __call__(self, shape, dtype=None):
+        dtype = _float_dtype(dtype, type(self).__name__)
+        fan_in, fan_out = compute_fans(shape)
+        n = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2}[self.mode]
+        variance = self.scale / max(1.0, n)
+        if self.distribution == "truncated_normal":
+            return truncated_normal(shape, 0.0, math.sqrt(variance) / _TRUNCATED_STDDEV, dtype, self.seed)
+        if self.distribution == "untruncated_normal":
+            return normal(shape, 0.0, math.sqrt(variance), dtype, self.seed)
+        limit = math.sqrt(3.0 * variance)
+        return uniform(shape, -limit, limit, dtype, self.seed)
+
+
+class GlorotUniform(VarianceScaling):
+    """Uniform on ``[-limit, limit]``, ``limit = sqrt(6 / (fan_in + fan_out))`` (Glorot and Bengio, 2010).
+
+    The default for Dense kernels: the variance ``2 / (fan_in + fan_out)``
+    keeps signals the same size forwards and gradients the same size backwards.
+    """
+
+    def __init__(self, seed=None):
+        super().__init__(1.0, "fan_avg", "uniform", seed)
+
+
+class HeNormal(VarianceScaling):
+    """Truncated normal with standard deviation ``sqrt(2 / fan_in)`` (He et al., 2015), for ReLU layers.
+
+    ReLU zeroes half of its inputs, halving the variance; the 2 makes up for it.
+    """
+
+    def __init__(self, seed=None):
+        super().__init__(2.0, "fan_in", "truncated_normal", seed)
+
+
+_BY_NAME = {"zeros": Zeros, "ones": Ones, "random_normal": RandomNormal, "glorot_uniform": GlorotUniform,
+            "he_normal": HeNormal, "variance_scaling": VarianceScaling}
+
+
+def get(identifier):
+    """The initializer called ``identifier`` (``"glorot_uniform"``, ``"zeros"``, ...); an initializer or any
+    function of ``(shape, dtype)`` is returned as it is.
+
+    >>> type(get("he_normal")).__name__
+    'HeNormal'
+    """
+    if callable(identifier):
+        return identifier
+    if identifier not in _BY_NAME:
+        raise ValueError(f"Could not interpret initializer identifier: {identifier!r}; minitape's Keras has "
+                         f"{', '.join(_BY_NAME)}, or pass an initializer")
+    return _BY_NAME[identifier]()
+
+
+__all__ = ["Initializer", "Zeros", "Ones", "RandomNormal", "VarianceScaling", "GlorotUniform", "HeNormal", "get"]
+__getattr__ = missing_names("mt.keras.initializers", __all__)
