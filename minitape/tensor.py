@@ -288,15 +288,19 @@ class Variable(Tensor):
     # value() and read_value(), a read that is a tensor of its own (TensorFlow's ReadVariableOp), are the op
     # `identity` of a snapshot; minitape.ops attaches them, since ops are built on this module.
 
-    def _checked(self, value, what):
-        """``value`` converted to this Variable's dtype and checked against its shape."""
+    def _converted(self, value, what):
+        """``value`` as an array of this Variable's dtype: numbers are converted, a tensor of another dtype refused."""
         dtype = self.dtype
         if isinstance(value, Variable):
             value = value.snapshot()
         if isinstance(value, Tensor) and value.dtype != dtype:
             raise ValueError(f"Variable {self._name}.{what}: the value has dtype {value.dtype.name} but the "
                              f"Variable is {dtype.name}; convert it first with mt.cast(value, mt.{dtype.name})")
-        array = convert_to_tensor(value, dtype=dtype).array
+        return convert_to_tensor(value, dtype=dtype).array
+
+    def _checked(self, value, what):
+        """``value`` converted to this Variable's dtype and checked against its shape."""
+        array = self._converted(value, what)
         if np.shape(array) != self._shape:
             raise ValueError(f"Variable {self._name}.{what}: the value has shape {np.shape(array)} but the "
                              f"Variable has shape {self._shape}")
@@ -315,6 +319,30 @@ class Variable(Tensor):
     def assign_sub(self, delta):
         """``self <- self - delta``, in place and not recorded; returns the Variable."""
         self.array = self.array - self._checked(delta, "assign_sub")
+        return self
+
+    def _assign_slice(self, index, value):
+        """``self[index] = value`` (a NumPy basic index), in place and not recorded; returns the Variable.
+
+        This is what ``v[1:3].assign(value)`` runs. ``value`` broadcasts to the
+        slice's shape as in NumPy's assignment (and TensorFlow's strided-slice
+        assign): leading dimensions of size 1 may be dropped, then each
+        dimension is equal or 1. An empty slice takes any value, as there.
+        """
+        array = self._converted(value, "assign to a slice")
+        updated = np.array(self.array)  # a new array: a tape may hold the old one
+        target = updated[index].shape
+        if 0 not in target:
+            extra = array.ndim - len(target)
+            if extra > 0 and all(d == 1 for d in array.shape[:extra]):
+                array = array.reshape(array.shape[extra:])
+            try:
+                updated[index] = np.broadcast_to(array, target)
+            except ValueError:
+                raise ValueError(f"Variable {self._name}: a value of shape {np.shape(array)} cannot be assigned to "
+                                 f"a slice of shape {target}: give the slice's shape, or one that broadcasts to "
+                                 f"it") from None
+        self.array = updated
         return self
 
     def _refuse_in_place(self, operator, fix):
