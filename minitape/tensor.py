@@ -350,7 +350,7 @@ class Variable(Tensor):
         assign): leading dimensions of size 1 may be dropped, then each
         dimension is equal or 1. An empty slice takes any value, as there.
         """
-        array = self._converted(value, "assign to a slice")
+        array = self._converted(value, "[...].assign")
         updated = np.array(self.array)  # a new array: a tape may hold the old one
         target = updated[index].shape
         if 0 not in target:

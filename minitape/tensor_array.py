@@ -124,21 +124,20 @@ class TensorArray:
             self._elements[index] = _CLEARED
         return value
 
-    def _values(self, indices):
-        # A cleared element stacks as zeros, as in TensorFlow's eager mode.
-        return [self._zeros_if_unwritten(i) if self._elements[i] is not _CLEARED else zeros(self._element_shape,
-                                                                                             dtype=self._dtype)
-                for i in indices]
+    def _stacked(self, indices):
+        """The elements at ``indices``, stacked; one read and cleared stacks as zeros, as in TensorFlow's eager mode."""
+        return stack([zeros(self._element_shape, dtype=self._dtype) if self._elements[i] is _CLEARED
+                      else self._zeros_if_unwritten(i) for i in indices])
 
     def stack(self, name=None):
         """All elements stacked along a new first axis: shape ``(size,) + element_shape``."""
         if not self._elements:
             return zeros((0,) + tuple(self._element_shape or ()), dtype=self._dtype)
-        return stack(self._values(range(len(self._elements))))
+        return self._stacked(range(len(self._elements)))
 
     def gather(self, indices, name=None):
         """The elements at ``indices``, stacked."""
-        return stack(self._values([_index(i, "gather") for i in indices]))
+        return self._stacked([_index(i, "gather") for i in indices])
 
     def unstack(self, value, name=None):
         """Make the rows of ``value`` (its slices along the first axis) the elements; returns the TensorArray."""

@@ -15,9 +15,9 @@ Every differentiable op is a :class:`~minitape.primitive.Primitive`: its
 NumPy forward, VJP rule and JVP rule are written side by side.
 
 This package also gives :class:`~minitape.Tensor` its operators: ``x * y``
-is ``multiply(x, y)``, ``x[i]`` is ``getitem(x, i)`` (``v[i]`` of a Variable can also be assigned), and
+is ``multiply(x, y)``, ``x[i]`` is ``getitem(x, i)``, and
 :class:`~minitape.Variable` its reads (``v.read_value()`` is ``identity``
-of the Variable). ``tensor.py`` knows no ops (the ops are built on it), so
+of the Variable; ``v[i]`` is a read that can also be assigned). ``tensor.py`` knows no ops (the ops are built on it), so
 they are attached here, once all exist; so is the packing of a list of
 tensors into one (``convert_to_tensor([x, 2 * x])`` is ``stack``).
 """
