@@ -19,6 +19,7 @@ Where to read the source, in order:
 * ``custom_gradient.py``: user-defined gradient rules;
 * ``control.py``: ``cond``, ``while_loop``, ``map_fn``, ``function`` (eager), ``recompute_grad``;
 * ``module.py``: ``Module``, a model's Variables found through its attributes (``scopes.py``: ``name_scope``);
+* ``tensor_array.py``, ``printing.py``: ``TensorArray`` and ``print``, as in TensorFlow's eager mode;
 * ``numeric.py``: finite differences and gradient checking;
 * ``dual.py``: dual numbers, forward mode in a few lines;
 * ``trace.py``: evaluation traces, the three tables of the AD literature;
@@ -29,16 +30,19 @@ Where to read the source, in order:
 import importlib
 
 from . import autodiff, dual, image, keras, linalg, math, nest, nn, numeric, ops, random, test, trace
-from .control import TensorSpec, cond, function, get_static_value, map_fn, recompute_grad, vectorized_map, while_loop
+from .control import (TensorSpec, cond, function, get_static_value, map_fn, py_function, recompute_grad,
+                      vectorized_map, while_loop)
 from .custom_gradient import custom_gradient
 from .module import Module
 from .numeric import check_gradients
 from .dtypes import (DType, as_dtype, bool, float16, float32, float64, int8, int16, int32, int64,  # noqa: A004
                      uint8, uint16, uint32, uint64)
 from .ops import *
+from .printing import print as print  # noqa: A004 (mt.print is tf.print; `as print` marks it exported)
 from .scopes import name_scope
+from .tensor_array import TensorArray
 from .tape import GradientTape
-from .tensor import Tensor, TensorShape, Variable, constant, convert_to_tensor, is_tensor
+from .tensor import IndexedSlices, Tensor, TensorShape, Variable, constant, convert_to_tensor, is_tensor
 from .unconnected import UnconnectedGradients
 
 __version__ = "0.1.0"
@@ -55,4 +59,5 @@ __all__ = ["GradientTape", "UnconnectedGradients", "custom_gradient", "check_gra
            "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "autodiff", "dual",
            "image", "keras", "linalg", "math", "nn", "numeric", "random", "test", "trace", "nest", "TensorSpec", "cond",
            "function", "get_static_value", "map_fn", "recompute_grad", "vectorized_map", "while_loop", "Module",
-           "name_scope"] + ops.__all__
+           "name_scope", "IndexedSlices", "TensorArray", "py_function"] + ops.__all__
+# mt.print is left out of __all__: `from minitape import *` must not replace Python's print.

@@ -15,7 +15,8 @@ and through every iteration, with no rule of their own:
 (8.0, 12.0)
 
 ``function`` runs the function as it is: TensorFlow would trace it into a
-graph once and run the graph, and minitape has no graphs. Python side effects
+graph once and run the graph, and minitape has no graphs (``py_function``,
+TensorFlow's way to call Python from a graph, is a plain call too). Python side effects
 (a ``print``, appending to a list) therefore happen on every call here, as in
 TensorFlow's eager mode, not once per trace.
 
@@ -36,6 +37,7 @@ from .dtypes import as_dtype
 from .forward import ForwardAccumulator
 from .ops import identity, stack, zeros
 from .tape import GradientTape
+from .tensor_array import TensorArray
 from .tensor import Tensor, TensorShape, Variable, convert_to_tensor
 
 
@@ -171,6 +173,40 @@ def get_static_value(tensor, partial=False):
     return tensor
 
 
+def py_function(func=None, inp=None, Tout=None, name=None):
+    """``func(*inp)``: a Python function of tensors, its results converted to the dtypes ``Tout``.
+
+    TensorFlow wraps ``func`` in an op so that a graph can call Python;
+    minitape runs eagerly, so it calls ``func``, with ``inp`` converted to
+    tensors. ``Tout`` is one dtype (one tensor returned) or a list of dtypes
+    (a list of tensors). Gradients reach ``inp`` through the minitape ops
+    ``func`` runs. Two differences from TensorFlow, which differentiates the
+    op with respect to ``inp`` only: a Variable that ``func`` reads without
+    being given it in ``inp`` gets its gradient here (None there), and a
+    result computed with NumPy is a constant, with gradient None (zeros
+    there). An exception inside ``func`` reaches the caller as it is.
+
+    >>> import numpy as np
+    >>> py_function(lambda x: np.sinc(x.numpy()), [0.5], Tout="float32")
+    <mt.Tensor: shape=(), dtype=float32, numpy=0.63661975>
+    """
+    if func is None:  # @mt.py_function(Tout=...)
+        return functools.partial(py_function, Tout=Tout, name=name)
+    if inp is None:  # the decorated function: its arguments are the inputs
+        return functools.wraps(func)(lambda *args: py_function(func, args, Tout, name))
+    if Tout is None:
+        raise TypeError("py_function: Tout is required: the dtype of func's result (e.g. Tout=mt.float32), or a list "
+                        "of dtypes for several results")
+    inputs = [convert_to_tensor(x) for x in inp]
+    results = func(*inputs)
+    if not isinstance(Tout, (list, tuple)):
+        return convert_to_tensor(results, dtype=Tout)
+    results = list(results) if isinstance(results, (list, tuple)) else [results]
+    if len(results) != len(Tout):
+        raise ValueError(f"py_function: func returned {len(results)} value(s), but Tout lists {len(Tout)} dtype(s)")
+    return [convert_to_tensor(r, dtype=t) for r, t in zip(results, Tout)]
+
+
 # -- cond, while_loop, map_fn ----------------------------------------------------------------------------
 def _truth(value, op_name, what):
     """``value`` (a boolean tensor, a number or a bool) as a Python bool; a tensor must hold one element."""
@@ -205,6 +241,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     ``maximum_iterations`` iterations run, if given. ``shape_invariants``,
     ``parallel_iterations``, ``back_prop`` and ``swap_memory`` tune
     TensorFlow's graph and have no effect in eager code, there as here.
+    A TensorArray among the loop variables is returned as it is.
 
     >>> [int(v) for v in while_loop(lambda i, s: i < 4, lambda i, s: (i + 1, s + i), [0, 0])]
     [4, 6]
@@ -233,7 +270,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         loop_vars = body(*loop_vars)
         nest.assert_same_structure(structure, _listed(loop_vars) if maximum_iterations is None else loop_vars)
         iterations += 1
-    return nest.map_structure(convert_to_tensor, loop_vars)
+    return nest.map_structure(lambda v: v if isinstance(v, TensorArray) else convert_to_tensor(v), loop_vars)
 
 
 def _listed(loop_vars):
@@ -408,4 +445,5 @@ def recompute_grad(f):
     return custom_gradient(checkpointed)
 
 
-__all__ = ["TensorSpec", "function", "get_static_value", "cond", "while_loop", "map_fn", "recompute_grad"]
+__all__ = ["TensorSpec", "function", "get_static_value", "py_function", "cond", "while_loop", "map_fn",
+           "recompute_grad"]

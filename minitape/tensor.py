@@ -170,9 +170,30 @@ class Tensor:
         return f"mt.Tensor({newline}{text}, shape={tuple(self.shape)}, dtype={self.dtype.name})"
 
     def __format__(self, spec):
-        if spec and np.ndim(self.array) == 0:
-            return format(self.numpy(), spec)
-        return format(str(self), spec)
+        """``f"{t}"`` and ``f"{t:.3f}"`` format the value, as TensorFlow does: a scalar as a Python number, other
+        shapes as NumPy prints them (``[0.5 1. ]``), which takes no format spec."""
+        if np.ndim(self.array) == 0:
+            return format(self.array.item(), spec)
+        if spec:
+            raise TypeError(f"cannot format a tensor of shape {tuple(self.shape)} with {spec!r}: only a scalar takes "
+                            f"a format spec; format its elements, e.g. [f'{{x:{spec}}}' for x in t.numpy()]")
+        return str(self.array)
+
+    def set_shape(self, shape):
+        """Check that the tensor's shape is compatible with ``shape`` (None for any size); a ValueError otherwise.
+
+        In graphs this adds shape information; eager tensors already know
+        their shape, so only the check remains, as in TensorFlow.
+
+        >>> constant([1.0, 2.0]).set_shape([None])
+        >>> constant([1.0, 2.0]).set_shape([3])
+        Traceback (most recent call last):
+        ...
+        ValueError: Tensor's shape (2,) is not compatible with supplied shape (3,)
+        """
+        if not self.shape.is_compatible_with(shape):
+            raise ValueError(f"Tensor's shape {tuple(self.shape)} is not compatible with supplied shape "
+                             f"{tuple(shape)}")
 
     def __bool__(self):
         if np.size(self.array) == 0:  # NumPy refuses; TensorFlow says False
@@ -288,15 +309,19 @@ class Variable(Tensor):
     # value() and read_value(), a read that is a tensor of its own (TensorFlow's ReadVariableOp), are the op
     # `identity` of a snapshot; minitape.ops attaches them, since ops are built on this module.
 
-    def _checked(self, value, what):
-        """``value`` converted to this Variable's dtype and checked against its shape."""
+    def _converted(self, value, what):
+        """``value`` as an array of this Variable's dtype: numbers are converted, a tensor of another dtype refused."""
         dtype = self.dtype
         if isinstance(value, Variable):
             value = value.snapshot()
         if isinstance(value, Tensor) and value.dtype != dtype:
             raise ValueError(f"Variable {self._name}.{what}: the value has dtype {value.dtype.name} but the "
                              f"Variable is {dtype.name}; convert it first with mt.cast(value, mt.{dtype.name})")
-        array = convert_to_tensor(value, dtype=dtype).array
+        return convert_to_tensor(value, dtype=dtype).array
+
+    def _checked(self, value, what):
+        """``value`` converted to this Variable's dtype and checked against its shape."""
+        array = self._converted(value, what)
         if np.shape(array) != self._shape:
             raise ValueError(f"Variable {self._name}.{what}: the value has shape {np.shape(array)} but the "
                              f"Variable has shape {self._shape}")
@@ -315,6 +340,30 @@ class Variable(Tensor):
     def assign_sub(self, delta):
         """``self <- self - delta``, in place and not recorded; returns the Variable."""
         self.array = self.array - self._checked(delta, "assign_sub")
+        return self
+
+    def _assign_slice(self, index, value):
+        """``self[index] = value`` (a NumPy basic index), in place and not recorded; returns the Variable.
+
+        This is what ``v[1:3].assign(value)`` runs. ``value`` broadcasts to the
+        slice's shape as in NumPy's assignment (and TensorFlow's strided-slice
+        assign): leading dimensions of size 1 may be dropped, then each
+        dimension is equal or 1. An empty slice takes any value, as there.
+        """
+        array = self._converted(value, "[...].assign")
+        updated = np.array(self.array)  # a new array: a tape may hold the old one
+        target = updated[index].shape
+        if 0 not in target:
+            extra = array.ndim - len(target)
+            if extra > 0 and all(d == 1 for d in array.shape[:extra]):
+                array = array.reshape(array.shape[extra:])
+            try:
+                updated[index] = np.broadcast_to(array, target)
+            except ValueError:
+                raise ValueError(f"Variable {self._name}: a value of shape {np.shape(array)} cannot be assigned to "
+                                 f"a slice of shape {target}: give the slice's shape, or one that broadcasts to "
+                                 f"it") from None
+        self.array = updated
         return self
 
     def _refuse_in_place(self, operator, fix):
@@ -346,6 +395,57 @@ class Variable(Tensor):
 
     def __str__(self):
         return repr(self)
+
+    def __format__(self, spec):
+        """``f"{v}"`` is ``str(v)``; a format spec is refused, as TensorFlow's Variables refuse it."""
+        if spec:
+            raise TypeError(f"unsupported format string {spec!r} passed to Variable.__format__: format its value, "
+                            f"f'{{v.numpy():{spec}}}'")
+        return str(self)
+
+
+class IndexedSlices:
+    """Some rows of a tensor: ``values[k]`` is row ``indices[k]`` of a tensor of shape ``dense_shape``.
+
+    TensorFlow gives the gradient of ``gather`` (and of ``embedding_lookup``)
+    in this form, to skip the zero rows; minitape's gradients are always dense
+    tensors, so ``isinstance(grad, mt.IndexedSlices)`` is False for them, and
+    code that asks (d2l's ``grad_clipping``) takes its dense branch. Built by
+    hand, it becomes dense with ``mt.convert_to_tensor``, which adds the rows
+    of repeated indices, as in TensorFlow (the dense tensor is a constant:
+    no gradient reaches ``values`` through it).
+
+    >>> rows = IndexedSlices(constant([[1.0, 2.0]]), constant([1]), dense_shape=constant([3, 2]))
+    >>> convert_to_tensor(rows).numpy()
+    array([[0., 0.],
+           [1., 2.],
+           [0., 0.]], dtype=float32)
+    """
+
+    def __init__(self, values, indices, dense_shape=None):
+        self.values = convert_to_tensor(values)
+        self.indices = convert_to_tensor(indices)
+        self.dense_shape = None if dense_shape is None else convert_to_tensor(dense_shape)
+
+    @property
+    def dtype(self):
+        return self.values.dtype
+
+    @property
+    def shape(self):
+        return None if self.dense_shape is None else TensorShape(int(d) for d in self.dense_shape.array)
+
+    def _dense(self):
+        if self.dense_shape is None:
+            raise ValueError(f"cannot convert {self!r} to a tensor: it has no dense_shape, the shape of the whole "
+                             f"tensor; give one, IndexedSlices(values, indices, dense_shape=[...])")
+        dense = np.zeros(tuple(self.shape), self.values.array.dtype)
+        np.add.at(dense, self.indices.array, self.values.array)
+        return Tensor(dense)
+
+    def __repr__(self):
+        dense_shape = "" if self.dense_shape is None else f", dense_shape={self.dense_shape!s}"
+        return f"IndexedSlices(indices={self.indices!s}, values={self.values!s}{dense_shape})"
 
 
 def is_tensor(x):
@@ -399,6 +499,10 @@ def _to_array(value, dtype=None):
             array = array.astype(default)
     if array.dtype.kind in "US":
         raise TypeError(f"minitape tensors hold numbers or booleans, not text; cannot convert {value!r}")
+    if array.dtype.kind == "c":
+        raise TypeError(f"cannot convert {value!r} to a tensor: minitape has no complex tensors (each op would need "
+                        f"complex dtype rules and TensorFlow's conjugate convention for gradients); keep the real "
+                        f"and imaginary parts as two float tensors")
     if array.dtype.kind not in "fiub":
         raise ValueError(f"cannot convert {value!r} to a tensor: a tensor holds numbers that fit in 64 bits, "
                          f"or booleans")
@@ -422,7 +526,7 @@ def _to_array(value, dtype=None):
     return np.array(array) if isinstance(array, np.generic) else array
 
 
-def constant(value, dtype=None, shape=None):
+def constant(value, dtype=None, shape=None, name=None):
     """A tensor holding ``value`` (a Python number or list, a NumPy array or another tensor).
 
     >>> constant(2.0)
@@ -433,7 +537,8 @@ def constant(value, dtype=None, shape=None):
     A tensor is returned as it is (a watched one stays watched, as in
     TensorFlow); a Variable's current value becomes a constant; a list that
     holds tensors is refused: ``mt.stack`` or ``mt.convert_to_tensor`` pack it
-    and keep its gradient.
+    and keep its gradient. ``name`` is accepted and unused: eager tensors
+    have no names, in TensorFlow too.
     """
     if type(value) is Tensor:
         if dtype is not None and dtypes.as_dtype(dtype) != value.dtype:
@@ -483,6 +588,8 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None):
         return value.read_value() if isinstance(value, Variable) else value
     if holds_tensors(value):
         return packing.pack(value, dtype, "convert_to_tensor")
+    if isinstance(value, IndexedSlices):
+        return convert_to_tensor(value._dense(), dtype)
     if dtype is None and dtype_hint is not None and not isinstance(value, (np.ndarray, np.generic)):
         try:
             return Tensor(_to_array(value, dtype_hint))

@@ -131,6 +131,12 @@ DELIBERATE = {
     "recompute_grad_of_two_outputs": {"error": "TypeError"},
     # TensorFlow's recompute_grad refuses forward mode (NotImplementedError); minitape's gives the JVP.
     "recompute_grad_in_forward_mode": {"value": 1094.0, "shape": [], "dtype": "float32"},
+    # tf.Module, sliced assignment and small names (issue 31): an index past the end of a TensorArray is Python's
+    # IndexError (TensorFlow's OutOfRangeError); minitape has no complex tensors.
+    "tensor_array_of_fixed_size_written_past_its_end": {"error": "IndexError"},
+    "tensor_array_written_at_a_negative_index": {"error": "IndexError"},
+    "tensor_array_read_out_of_range": {"error": "IndexError"},
+    "variable_of_complex_numbers": {"error": "TypeError"},
 }
 
 

@@ -19,7 +19,7 @@ NumPy forward, VJP rule and JVP rule are written side by side.
 This package also gives :class:`~minitape.Tensor` its operators: ``x * y``
 is ``multiply(x, y)``, ``x[i]`` is ``getitem(x, i)``, and
 :class:`~minitape.Variable` its reads (``v.read_value()`` is ``identity``
-of the Variable). ``tensor.py`` knows no ops (the ops are built on it), so
+of the Variable; ``v[i]`` is a read that can also be assigned). ``tensor.py`` knows no ops (the ops are built on it), so
 they are attached here, once all exist; so is the packing of a list of
 tensors into one (``convert_to_tensor([x, 2 * x])`` is ``stack``).
 """
@@ -96,5 +96,6 @@ Tensor.__lt__, Tensor.__le__ = elementwise.less, elementwise.less_equal
 Tensor.__gt__, Tensor.__ge__ = elementwise.greater, elementwise.greater_equal
 Tensor.__neg__, Tensor.__abs__, Tensor.__invert__ = elementwise.negative, elementwise.abs, elementwise.invert
 Tensor.__getitem__ = shapes.getitem
+Variable.__getitem__ = shapes.getitem_of_variable  # v[1:3] can also be assigned: v[1:3].assign(...)
 Variable.value = Variable.read_value = shapes.read_value
 packing.pack = staticmethod(shapes.pack)  # convert_to_tensor([x, 2 * x]) is stack([x, 2 * x])

@@ -9,6 +9,7 @@ each other, ``getitem`` and ``_scatter`` undo each other; ``reverse`` and
 
 import numpy as np
 
+from .. import recording
 from ..dtypes import as_dtype
 from ..fast import apply
 from ..primitive import Primitive, convert_input, convert_inputs
@@ -355,6 +356,9 @@ def _check_index(index, x):
                          f"index along an axis of size n is between -n and n - 1)") from None
 
 
+newaxis = None  # x[:, mt.newaxis] is x[:, None]: a new axis of size 1 there
+
+
 def getitem(tensor, index):
     """``tensor[index]``, differentiable with respect to ``tensor``.
 
@@ -371,6 +375,60 @@ def getitem(tensor, index):
     index = _plain_index(index)
     _check_index(index, x)
     return apply(_getitem, (x,), {"index": index})
+
+
+class VariableSlice(Tensor):
+    """What ``variable[index]`` gives: the value there, a Tensor like any other, that can be assigned back.
+
+    Reading it is a read of the Variable (the op ``getitem``, recorded as any
+    other, so its gradient reaches the Variable); ``assign`` writes into the
+    Variable at ``index`` and is never recorded, as ``Variable.assign``.
+
+    >>> import minitape as mt
+    >>> v = mt.Variable([1.0, 2.0, 3.0])
+    >>> v[1:].assign([5.0, 6.0])
+    <mt.Variable 'Variable:0' shape=(3,) dtype=float32, numpy=array([1., 5., 6.], dtype=float32)>
+    >>> v[0] * 2.0
+    <mt.Tensor: shape=(), dtype=float32, numpy=2.0>
+
+    The slice keeps the value read: after an ``assign``, read ``v[1:]`` again.
+    """
+
+    __slots__ = ("_variable", "_index")
+
+    def __init__(self, value, variable, index):
+        super().__init__(value)
+        self._variable = variable
+        self._index = index
+
+    def assign(self, value, name=None):
+        """Write ``value`` (of this slice's shape, or one that broadcasts to it) into the Variable; returns it."""
+        return self._variable._assign_slice(self._index, value)
+
+    def __getattr__(self, name):
+        if name in ("assign_add", "assign_sub"):
+            raise AttributeError(f"a slice of a Variable has no {name}, as in TensorFlow, where only assign writes "
+                                 f"into a slice: write v[i].assign(v[i] {'+' if name == 'assign_add' else '-'} delta)")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+
+def getitem_of_variable(variable, index):
+    """``variable[index]``: :func:`getitem` of the Variable, as a :class:`VariableSlice` that can be assigned.
+
+    A boolean mask picks elements rather than a slice, so ``v[v > 0]`` is a
+    plain Tensor, with no ``assign`` (as in TensorFlow).
+    """
+    x = variable.snapshot()
+    index = _plain_index(index)
+    _check_index(index, x)
+    attrs = {"index": index}
+    if any(isinstance(i, np.ndarray) and i.dtype.kind == "b" for i in index):
+        return apply(_getitem, (x,), attrs)
+    # apply() makes a plain Tensor; this is its definition (primitive.apply) with a VariableSlice for the output.
+    out = VariableSlice(_getitem.forward(x.array, **attrs), variable, index)
+    for recorder in recording.active():
+        recorder.record(_getitem, (x,), out, attrs)
+    return out
 
 
 # -- joining and repeating ------------------------------------------------------------------
@@ -625,5 +683,5 @@ def _packed(value, dtype, requested, op_name):
 
 
 __all__ = ["identity", "stop_gradient", "reshape", "transpose", "expand_dims", "squeeze", "broadcast_to",
-           "unbroadcast", "getitem", "concat", "stack", "tile", "shape", "size", "unstack", "reverse", "roll",
-           "meshgrid"]
+           "unbroadcast", "newaxis", "getitem", "concat", "stack", "tile", "shape", "size", "unstack", "reverse",
+           "roll", "meshgrid"]
