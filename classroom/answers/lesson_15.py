@@ -5,15 +5,24 @@ from classroom.lessons.lesson_15 import JVP_CASES, VALUE_AND_GRAD_CASES, jvp_pro
 from classroom.spec import choice, function
 
 
-# --- 15.1: a value_and_grad that composes ---------------------------------------------------------------------
-def value_and_grad(f):
-    def value_and_gradient_of_f(x):
-        x = mt.convert_to_tensor(x, dtype_hint=mt.float64)
+# --- 15.1: value_and_grad with argnums, that composes ---------------------------------------------------------
+def value_and_grad(f, argnums=0):
+    def value_and_gradient_of_f(*args):
+        args = [mt.convert_to_tensor(a, dtype_hint=mt.float64) for a in args]
+        chosen = [args[n] for n in (argnums if isinstance(argnums, tuple) else (argnums,))]
         with mt.GradientTape() as tape:
-            tape.watch(x)
-            y = f(x)
-        return y, tape.gradient(y, x)
+            tape.watch(chosen)
+            y = f(*args)
+        gradients = tape.gradient(y, chosen)
+        return y, tuple(gradients) if isinstance(argnums, tuple) else gradients[0]
     return value_and_gradient_of_f
+
+
+def value_and_grad_in_sorted_order(f, argnums=0):
+    """A slip: the gradients in the arguments' order, not in the order argnums names them."""
+    if isinstance(argnums, tuple):
+        return value_and_grad(f, tuple(sorted(argnums)))
+    return value_and_grad(f, argnums)
 
 
 # --- 15.2: a JVP from two VJPs ----------------------------------------------------------------------------------
@@ -40,11 +49,14 @@ def vjp_along_v(f, x, v):
 
 EXERCISES = {
     "15.1": function("value_and_grad", reference=value_and_grad, cases=VALUE_AND_GRAD_CASES,
-                     probe=value_and_grad_probe, rtol=1e-12, hints=[
-        "Put the colleague's version beside the lesson's grad: which two lines differ in what they hand on?",
-        "A new tensor made from x's numbers has no history: the outer tape watches x, not the copy. And a NumPy "
-        "array or a float returned is invisible to any tape. Convert x only if it is not a tensor yet, and "
-        "return the tensors the tape gives you."]),
+                     probe=value_and_grad_probe, rtol=1e-12, mistakes=[
+        (value_and_grad_in_sorted_order, "the gradients come in the arguments' order: JAX, and this exercise, "
+                                         "return them in the order argnums names them")], hints=[
+        "Start from the lesson's grad: which arguments must the tape watch, and what does tape.gradient return "
+        "when its sources are a list?",
+        "Convert every argument with mt.convert_to_tensor (a tensor comes back unchanged, so the caller's own "
+        "tensors reach f), watch the ones argnums names, in that order, and ask tape.gradient for the list of "
+        "them. Return the value with a tuple of the gradients, or with the only one when argnums is a number."]),
     "15.2": function("jvp_by_reverse", reference=jvp_by_reverse, cases=JVP_CASES, probe=jvp_probe, rtol=1e-10,
                      test=same_ops_at_any_size, mistakes=[
         (vjp_along_v, "that is vᵀJ, one backward pass seeded with v: reverse mode gives rows of J, and J v is a "

@@ -1,8 +1,7 @@
 """Answers of lesson 16 (linear algebra: backward rules, the adjoint method)."""
 import numpy as np
 
-from classroom.lessons.lesson_16 import ADJOINT_CASES, SOLVE_CASES, adjoint_probe, solve_vjp_probe, \
-    solves_without_inverting, two_solves
+from classroom.lessons.lesson_16 import ADJOINT_CASES, SOLVE_CASES, adjoint_probe, solve_vjp_probe
 from classroom.spec import function, value
 
 # --- 16.1: the gradient of det at [[2, 1], [4, 3]] -----------------------------------------------------------------
@@ -10,40 +9,33 @@ _A = np.array([[2.0, 1.0], [4.0, 3.0]])
 _COFACTORS = np.linalg.det(_A) * np.linalg.inv(_A).T  # [[a22, -a21], [-a12, a11]]
 
 
-# --- 16.2: the VJP of a solve ----------------------------------------------------------------------------------------
-def solve_vjp(a, b, x, x_bar):
-    b_bar = np.linalg.solve(a.T, x_bar)
+# --- 16.2: the VJP of a solve, from the factors -------------------------------------------------------------------
+def solve_vjp(solve, x, x_bar):
+    b_bar = solve(x_bar, transpose=True)
     return -b_bar @ x.T, b_bar
 
 
-def solve_vjp_untransposed(a, b, x, x_bar):
+def solve_vjp_untransposed(solve, x, x_bar):
     """A slip: the solve with A where Aᵀ is needed."""
-    b_bar = np.linalg.solve(a, x_bar)
+    b_bar = solve(x_bar)
     return -b_bar @ x.T, b_bar
 
 
 # --- 16.3: the adjoint method for the heated bar ---------------------------------------------------------------------
-_N = 30
-_SOURCE = np.full(_N, 1.0 / (_N + 1) ** 2)
-_TARGET = np.sin(np.pi * np.arange(1, _N + 1) / (_N + 1)) / 20
+def adjoint_gradient(theta, solve, b, x_target):
+    x = solve(b)
+    lam = solve(x - x_target, transpose=True)
+    # ∂A/∂θ_j = κ_j v vᵀ with v = e_(j-1) - e_j (the conductance between points j-1 and j; the walls are no point)
+    return -np.exp(theta) * np.diff(np.pad(lam, 1)) * np.diff(np.pad(x, 1))
 
 
-def _stiffness(theta):
-    k = np.exp(theta)
-    return np.diag(k[:-1] + k[1:]) - np.diag(k[1:-1], 1) - np.diag(k[1:-1], -1)
+def adjoint_gradient_without_minus(theta, solve, b, x_target):
+    return -adjoint_gradient(theta, solve, b, x_target)
 
 
-def adjoint_gradient(theta):
-    a = _stiffness(theta)
-    x = np.linalg.solve(a, _SOURCE)
-    lam = np.linalg.solve(a.T, x - _TARGET)
-    # ∂A/∂θ_j = k_j v vᵀ with v = e_(j-1) - e_j (the conductance between nodes j-1 and j; the walls have no node)
-    lam_padded, x_padded = np.pad(lam, 1), np.pad(x, 1)
-    return -np.exp(theta) * np.diff(lam_padded) * np.diff(x_padded)
-
-
-def adjoint_gradient_without_minus(theta):
-    return -adjoint_gradient(theta)
+def adjoint_gradient_for_kappa(theta, solve, b, x_target):
+    """A slip: dL/dκ, the chain rule's last factor dκ_j/dθ_j = κ_j forgotten."""
+    return adjoint_gradient(theta, solve, b, x_target) / np.exp(theta)
 
 
 EXERCISES = {
@@ -54,17 +46,22 @@ EXERCISES = {
         hints=[
         "Differentiate a11 a22 − a12 a21 with respect to each of the four entries, holding the other three fixed.",
         "∂det/∂a11 = a22 and ∂det/∂a12 = −a21; put each derivative where its entry sits in A."]),
-    "16.2": function("solve_vjp", reference=solve_vjp, cases=SOLVE_CASES, probe=solve_vjp_probe, rtol=1e-9,
-                     test=solves_without_inverting, mistakes=[
+    "16.2": function("solve_vjp", reference=solve_vjp, cases=SOLVE_CASES, probe=solve_vjp_probe, rtol=1e-9, mistakes=[
         (solve_vjp_untransposed, "the solve for B̄ uses A where it needs Aᵀ: move A⁻¹ across the trace and it "
                                  "arrives transposed")], hints=[
         "Differentiate A X = B: dA X + A dX = dB, so dX = A⁻¹(dB − dA X). Put that into tr(X̄ᵀ dX).",
-        "For B: tr(X̄ᵀ A⁻¹ dB) = tr((A⁻ᵀ X̄)ᵀ dB), and A⁻ᵀ X̄ is one solve with Aᵀ. For A: tr(−X̄ᵀ A⁻¹ dA X); "
-        "rotate X to the front and read off Ā in terms of B̄ and X."]),
+        "For B: tr(X̄ᵀ A⁻¹ dB) = tr((A⁻ᵀ X̄)ᵀ dB), and A⁻ᵀ X̄ is solve(x_bar, transpose=True). For A: "
+        "tr(−X̄ᵀ A⁻¹ dA X); rotate X to the front and read off Ā in terms of B̄ and X: no second solve."]),
     "16.3": function("adjoint_gradient", reference=adjoint_gradient, cases=ADJOINT_CASES, probe=adjoint_probe,
-                     rtol=1e-6, atol=1e-8, test=two_solves, mistakes=[
-        (adjoint_gradient_without_minus, "the sign is wrong: Aᵀλ = ∇ₓL and dL/dθ_j = −λᵀ (∂A/∂θ_j) x")], hints=[
-        "First solve for the temperatures x, then the adjoint equation Aᵀλ = ∇ₓL, where L = ½‖x − x_target‖².",
-        "With x and λ, each derivative is a product: dL/dθ_j = −λᵀ (∂A/∂θ_j) x, with stiffness_derivative(theta, j) "
-        "for ∂A/∂θ_j. No further solve is needed."]),
+                     rtol=1e-6, atol=1e-8, mistakes=[
+        (adjoint_gradient_without_minus, "the sign is wrong: Aᵀλ = ∇ₓL and dL/dθ_j = −λᵀ (∂A/∂θ_j) x"),
+        (adjoint_gradient_for_kappa, "that is dL/dκ_j: θ_j enters A through κ_j = exp(θ_j), so the chain rule "
+                                     "multiplies by dκ_j/dθ_j = κ_j")], hints=[
+        "First the temperatures x = solve(b), then the adjoint equation Aᵀλ = ∇ₓL with L = ½‖x − x_target‖²; "
+        "then dL/dθ_j = −λᵀ (∂A/∂θ_j) x needs no further solve.",
+        "θ_j enters A only through κ_j, the conductance between points j−1 and j. Write down which entries of A "
+        "hold κ_j: how many are there, and what is the rank of ∂A/∂θ_j?",
+        "∂A/∂θ_j = κ_j v vᵀ with v = e_(j−1) − e_j (a wall is no point: drop its entry), so λᵀ(∂A/∂θ_j)x = "
+        "κ_j (λ_(j−1) − λ_j)(x_(j−1) − x_j). With a zero padded at each end of λ and x, np.diff gives every "
+        "difference at once."]),
 }

@@ -7,7 +7,7 @@ import minitape as mt
 from classroom.probes import Raised, Slot, Wrong, call
 
 
-# --- 15.1: a value_and_grad that composes ---------------------------------------------------------------------
+# --- 15.1: value_and_grad with argnums, that composes ----------------------------------------------------------
 def bump(x):
     """A function of one number: x² sin x."""
     return mt.sin(x) * x ** 2
@@ -18,7 +18,19 @@ def wave(x):
     return mt.reduce_sum(mt.tanh(x) * x) + x[0] * x[-1]
 
 
-VALUE_AND_GRAD_CASES = [(bump, 1.5), (wave, np.array([0.3, -1.2, 2.0]))]
+def layer_loss(w, x, t):
+    """A function of three arguments: the squared error of tanh(w · x) against t."""
+    return mt.square(mt.tanh(mt.reduce_sum(w * x)) - t)
+
+
+def mixed(a, b, c):
+    """A function of three arguments in which each meets the others."""
+    return mt.reduce_sum(mt.sin(a * b)) * c + c ** 3 / mt.reduce_sum(b * b)
+
+
+W, X, T = np.array([0.4, -0.7, 1.1]), np.array([1.0, 0.5, -0.3]), np.array(0.2)
+VALUE_AND_GRAD_CASES = [(bump, (1.5,), 0), (wave, (np.array([0.3, -1.2, 2.0]),), 0), (layer_loss, (W, X, T), 0),
+                        (layer_loss, (W, X, T), (2, 0)), (mixed, (X, W, np.array(0.8)), 1)]
 
 
 def _as_minitape(value, what):
@@ -29,33 +41,48 @@ def _as_minitape(value, what):
     return value
 
 
-def value_and_grad_probe(value_and_grad, f, x0):
-    """15.1: the value and gradient alone, the gradient's derivative under an outer tape, the tangents under an
-    accumulator."""
-    transformed = call(value_and_grad, f, what="value_and_grad(f)")
-    if not callable(transformed):
-        raise Wrong(f"value_and_grad(f) returned a {type(transformed).__name__}, not a function: it should return "
-                    f"a function of x")
-    x = mt.constant(x0, dtype=mt.float64)
-    pair = call(transformed, x, what="value_and_grad(f)(x)")
+def _value_and_gradients(transformed, args, argnums, what):
+    pair = call(transformed, *args, what=what)
     if not isinstance(pair, (tuple, list)) or len(pair) != 2:
-        raise Wrong("value_and_grad(f)(x) should return a pair: the value and the gradient")
-    value, gradient = (_as_minitape(v, what) for v, what in zip(pair, ("the value", "the gradient")))
+        raise Wrong("value_and_grad(f, argnums)(*args) should return a pair: the value and the gradient(s)")
+    value, gradients = pair
+    if isinstance(argnums, tuple):
+        if not isinstance(gradients, (tuple, list)) or len(gradients) != len(argnums):
+            raise Wrong(f"for argnums={argnums} the gradients should be a tuple of {len(argnums)}, one per argument "
+                        f"named, in the order argnums names them")
+    else:
+        gradients = (gradients,)
+    return _as_minitape(value, "the value"), [_as_minitape(g, "a gradient") for g in gradients]
+
+
+def value_and_grad_probe(value_and_grad, f, args, argnums):
+    """15.1: the value and gradients alone, the first gradient's derivative under an outer tape, and the value's
+    tangent under a ForwardAccumulator, for the arguments ``argnums`` names."""
+    transformed = call(value_and_grad, f, argnums, what=f"value_and_grad({f.__name__}, argnums={argnums})")
+    if not callable(transformed):
+        raise Wrong(f"value_and_grad(f, argnums) returned a {type(transformed).__name__}, not a function: it should "
+                    f"return a function of f's arguments")
+    xs = [mt.constant(np.asarray(a, dtype=np.float64)) for a in args]
+    first = argnums[0] if isinstance(argnums, tuple) else argnums
+    value, gradients = _value_and_gradients(transformed, xs, argnums, f"value_and_grad(f, argnums={argnums})(...)")
     with mt.GradientTape() as outer:
-        outer.watch(x)
-        _, inner_gradient = call(transformed, x, what="value_and_grad(f)(x) under an outer tape")
-    second = outer.gradient(_as_minitape(inner_gradient, "the gradient"), x)
+        outer.watch(xs[first])
+        _, inner = _value_and_gradients(transformed, xs, argnums, "value_and_grad(...)(...) under an outer tape")
+        inner_sum = mt.reduce_sum(inner[0])
+    second = outer.gradient(inner_sum, xs[first])
     if second is None:
-        raise Wrong("an outer tape that watches x gets None as the derivative of your gradient: the tape inside "
-                    "must watch the caller's x itself, not a new tensor made from its numbers")
-    direction = np.ones_like(np.asarray(x0, dtype=np.float64))
-    with mt.autodiff.ForwardAccumulator(x, mt.constant(direction)) as accumulator:
-        forward_value, _ = call(transformed, x, what="value_and_grad(f)(x) under a ForwardAccumulator")
-    tangent = accumulator.jvp(_as_minitape(forward_value, "the value"))
+        raise Wrong("an outer tape that watches an argument gets None as the derivative of your gradient: the tape "
+                    "inside must watch the caller's tensors themselves, not new tensors made from their numbers")
+    with mt.autodiff.ForwardAccumulator(xs[first], mt.ones_like(xs[first])) as accumulator:
+        forward_value, _ = _value_and_gradients(transformed, xs, argnums,
+                                                "value_and_grad(...)(...) under a ForwardAccumulator")
+    tangent = accumulator.jvp(forward_value)
     if tangent is None:
         raise Wrong("a ForwardAccumulator around your function gives the value no tangent: the value must be "
-                    "computed from the caller's x itself, not from a copy")
-    return [Slot(value.numpy(), "the value is wrong: {}"), Slot(gradient.numpy(), "the gradient is wrong: {}"),
+                    "computed from the caller's tensors themselves, not from copies")
+    return [Slot(value.numpy(), "the value is wrong: {}"),
+            *[Slot(g.numpy(), f"the gradient for argument {n} is wrong: {{}}")
+              for n, g in zip(argnums if isinstance(argnums, tuple) else (argnums,), gradients)],
             Slot(second.numpy(), "the derivative of the gradient under an outer tape is wrong: {}"),
             Slot(tangent.numpy(), "the value's tangent under a ForwardAccumulator is wrong: {}")]
 

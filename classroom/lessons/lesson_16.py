@@ -1,117 +1,125 @@
-"""Lesson 16's public test cases, probes and tests (linear algebra: backward rules, the adjoint method)."""
-import contextlib
-
+"""Lesson 16's public test cases, probes and factorisation (linear algebra: backward rules, the adjoint method)."""
 import numpy as np
 
 from classroom.probes import Slot, Wrong, call
 
-INVERTING = ("inv", "pinv", "tensorinv", "lstsq")
 
+class Factored:
+    """A square matrix A factored once, P A = L U with partial pivoting, then solved with A or Aᵀ from the factors.
 
-@contextlib.contextmanager
-def counted_linear_algebra():
-    """Inside the block, count the right-hand sides given to ``np.linalg.solve`` and the calls that invert.
+    This is what JAX's and PyTorch's ``solve`` keep for the backward pass. ``multiply_adds`` counts the work
+    (about n³/3 to factor, about n² per right-hand side to solve); ``right_hand_sides`` counts the columns solved.
 
-    Yields a dict ``{"right-hand sides": ..., "inverses": ...}``, read after the block. minitape's ``linalg``
-    ops call NumPy's functions too, so ``mt.linalg.solve`` and ``mt.linalg.inv`` are counted as well.
+    >>> factored = Factored(np.array([[2.0, 1.0], [4.0, 3.0]]))
+    >>> factored.solve(np.array([3.0, 7.0])), factored.solve(np.array([6.0, 4.0]), transpose=True)
+    (array([1., 1.]), array([1., 1.]))
+    >>> factored.right_hand_sides
+    2
     """
-    counts = {"right-hand sides": 0, "inverses": 0}
-    solve = np.linalg.solve
-    originals = {name: getattr(np.linalg, name) for name in INVERTING}
 
-    def counting_solve(a, b):
-        counts["right-hand sides"] += np.size(b) // np.shape(a)[-1]
-        return solve(a, b)
+    def __init__(self, a):
+        lu = np.array(a, dtype=np.float64)
+        n = len(lu)
+        order = np.arange(n)
+        self.multiply_adds = 0
+        for j in range(n - 1):
+            pivot = j + int(np.argmax(np.abs(lu[j:, j])))  # the largest entry below: no division by a tiny one
+            lu[[j, pivot]], order[[j, pivot]] = lu[[pivot, j]], order[[pivot, j]]
+            lu[j + 1:, j] /= lu[j, j]
+            lu[j + 1:, j + 1:] -= np.outer(lu[j + 1:, j], lu[j, j + 1:])
+            self.multiply_adds += (n - 1 - j) ** 2
+        self.lu, self.order, self.right_hand_sides = lu, order, 0
 
-    def counting(original):
-        def inverting(*args, **kwargs):
-            counts["inverses"] += 1
-            return original(*args, **kwargs)
-        return inverting
+    def solve(self, rhs, transpose=False):
+        """A⁻¹ rhs (``transpose=True``: A⁻ᵀ rhs) for a vector or an n × k matrix, by substitution."""
+        rhs = np.asarray(rhs, dtype=np.float64)
+        self.right_hand_sides += 1 if rhs.ndim == 1 else rhs.shape[1]
+        lower, upper = np.tril(self.lu, -1) + np.eye(len(self.lu)), np.triu(self.lu)
+        if transpose:  # Aᵀ = Uᵀ Lᵀ P: solve with Uᵀ, then Lᵀ, then undo the row swaps
+            solution = np.empty_like(rhs)
+            solution[self.order] = self._substitute(lower.T, self._substitute(upper.T, rhs, True), False)
+            return solution
+        return self._substitute(upper, self._substitute(lower, rhs[self.order], True), False)
 
-    np.linalg.solve = counting_solve
-    for name, original in originals.items():
-        setattr(np.linalg, name, counting(original))
-    try:
-        yield counts
-    finally:
-        np.linalg.solve = solve
-        for name, original in originals.items():
-            setattr(np.linalg, name, original)
+    def _substitute(self, triangle, rhs, is_lower):
+        # one unknown at a time, from the row of the triangle that holds one entry
+        n = len(triangle)
+        rows = range(n) if is_lower else range(n - 1, -1, -1)
+        solution = np.zeros_like(rhs)
+        for i in rows:
+            solution[i] = (rhs[i] - triangle[i] @ solution) / triangle[i, i]
+        columns = 1 if rhs.ndim == 1 else rhs.shape[1]
+        self.multiply_adds += n * n * columns // 2
+        return solution
 
 
 # --- 16.1: the gradient of a 2 × 2 determinant: a value, no public part -----------------------------------------
 
-# --- 16.2: the VJP of a solve -----------------------------------------------------------------------------------
-def _solve_case(n, k, seed):
+# --- 16.2: the VJP of a solve, from the factors -----------------------------------------------------------------
+def solve_case(n, k, seed):
+    """A, B and X̄ for a solve of an n × k right-hand side: random, well conditioned, A not symmetric."""
     rng = np.random.default_rng(seed)
     a = rng.normal(size=(n, n)) + n * np.eye(n)  # well conditioned, and not symmetric: a transpose matters
     return a, rng.normal(size=(n, k)), rng.normal(size=(n, k))
 
 
-SOLVE_CASES = [_solve_case(3, 1, 160), _solve_case(4, 2, 161), _solve_case(5, 3, 162)]
+SOLVE_CASES = [solve_case(3, 1, 160), solve_case(4, 2, 161), solve_case(5, 3, 162)]
 
 
-def _solve_vjp_pair(solve_vjp, a, b, x, x_bar):
-    what = f"solve_vjp on A of shape {a.shape} and B of shape {b.shape}"
-    result = call(solve_vjp, a.copy(), b.copy(), x.copy(), x_bar.copy(), what=what)
+def _solved(factored, before, at_most, what):
+    solved = factored.right_hand_sides - before
+    if solved == 0:
+        raise Wrong(f"{what} never calls solve: A is only reachable through it")
+    if solved > at_most:
+        enough = "one is" if at_most == 1 else f"{at_most} are"
+        raise Wrong(f"{what} solves {solved} right-hand sides, where {enough} enough (solving against the identity "
+                    f"is an inverse in disguise)")
+    return Slot(solved, f"{what} solves the wrong number of right-hand sides: {{}}", exact=True)
+
+
+def solve_vjp_probe(solve_vjp, a, b, x_bar):
+    """16.2: Ā and B̄ for the upstream gradient X̄ of X = A⁻¹B, with A reachable only through its factors."""
+    factored = Factored(a)
+    x = factored.solve(b)
+    before = factored.right_hand_sides
+    what = f"solve_vjp for an X̄ of {x_bar.shape[1]} column(s)"
+    result = call(solve_vjp, factored.solve, x.copy(), x_bar.copy(), what=what)
     if not isinstance(result, (tuple, list)) or len(result) != 2:
         raise Wrong("it should return two arrays, a_bar and b_bar, as a pair: return a_bar, b_bar")
     for name, got, of, shape in (("a_bar", result[0], "A", a.shape), ("b_bar", result[1], "B", b.shape)):
         if np.shape(got) != shape:
             raise Wrong(f"for A of shape {a.shape} and B of shape {b.shape}, {name} has shape {np.shape(got)}, but a "
                         f"gradient has the shape of what it differentiates, {of}'s {shape}")
-    return result
+    return [Slot(np.asarray(result[0], dtype=float), f"for an X̄ of {b.shape[1]} column(s), a_bar is wrong: {{}}"),
+            Slot(np.asarray(result[1], dtype=float), f"for an X̄ of {b.shape[1]} column(s), b_bar is wrong: {{}}"),
+            _solved(factored, before, b.shape[1], what)]
 
 
-def solve_vjp_probe(solve_vjp, a, b, x_bar):
-    """16.2: Ā and B̄ for the upstream gradient X̄ of X = A⁻¹B."""
-    a_bar, b_bar = _solve_vjp_pair(solve_vjp, a, b, np.linalg.solve(a, b), x_bar)
-    return [Slot(np.asarray(a_bar, dtype=float), f"for B of {b.shape[1]} column(s), a_bar is wrong: {{}}"),
-            Slot(np.asarray(b_bar, dtype=float), f"for B of {b.shape[1]} column(s), b_bar is wrong: {{}}")]
+# --- 16.3: the adjoint method for a heated bar ------------------------------------------------------------------
+def bar_stiffness(theta):
+    """The heated bar's matrix for conductivities κ = exp(θ): A_ii = κ_i + κ_(i+1), A_(i,i+1) = −κ_(i+1)."""
+    kappa = np.exp(theta)
+    return np.diag(kappa[:-1] + kappa[1:]) - np.diag(kappa[1:-1], 1) - np.diag(kappa[1:-1], -1)
 
 
-def solves_without_inverting(solve_vjp):
-    """16.2: one solve per column of X̄, and no inverse."""
-    a, b, x_bar = SOLVE_CASES[-1]
-    x = np.linalg.solve(a, b)
-    with counted_linear_algebra() as counts:
-        _solve_vjp_pair(solve_vjp, a, b, x, x_bar)
-    if counts["inverses"]:
-        return ("it inverts a matrix: a solve's gradient needs only a solve with the transposed matrix, which is "
-                "cheaper and more accurate than an inverse")
-    columns = b.shape[1]
-    if counts["right-hand sides"] == 0:
-        return "it solves no system with np.linalg.solve (the check counts its right-hand sides): use it for B̄"
-    if counts["right-hand sides"] > columns:
-        return (f"it solves {counts['right-hand sides']} right-hand sides for an X̄ of {columns} columns: one solve "
-                f"per column of X̄ is enough (solving against the identity is an inverse in disguise)")
-    return None
+def bar_case(n, seed, heat=1.0, peak=0.05):
+    """θ, b and x_target for a bar of n points: random log-conductivities, even heating, a sine as target."""
+    positions = np.arange(1, n + 1) / (n + 1)
+    theta = 0.5 * np.random.default_rng(seed).normal(size=n + 1)
+    return theta, np.full(n, heat / (n + 1) ** 2), peak * np.sin(np.pi * positions)
 
 
-# --- 16.3: the adjoint method ------------------------------------------------------------------------------------
-ADJOINT_CASES = [(0.5 * np.random.default_rng(1).normal(size=31),), (np.linspace(-0.4, 0.6, 31),)]
+ADJOINT_CASES = [bar_case(30, 1), bar_case(12, 163)]
 
 
-def adjoint_probe(adjoint_gradient, theta):
-    """16.3: dL/dθ for the heated bar of lesson 16, at θ."""
-    gradient = np.asarray(call(adjoint_gradient, theta.copy(), what="adjoint_gradient(theta)"), dtype=float)
+def adjoint_probe(adjoint_gradient, theta, b, x_target):
+    """16.3: dL/dθ for the bar with n = len(b) points, with A reachable only through its factors."""
+    factored = Factored(bar_stiffness(theta))
+    what = f"adjoint_gradient for a bar of {len(b)} points"
+    gradient = np.asarray(call(adjoint_gradient, theta.copy(), factored.solve, b.copy(), x_target.copy(), what=what),
+                          dtype=float)
     if gradient.shape != theta.shape:
-        raise Wrong(f"it returned shape {gradient.shape}; dL/dθ has one number per parameter, shape {theta.shape}")
-    return Slot(gradient, "the gradient is wrong: {}")
-
-
-def two_solves(adjoint_gradient):
-    """16.3: two right-hand sides solved in all, and no inverse, for 31 parameters."""
-    with counted_linear_algebra() as counts:
-        call(adjoint_gradient, ADJOINT_CASES[0][0].copy(), what="adjoint_gradient(theta)")
-    solved = counts["right-hand sides"]
-    if counts["inverses"]:
-        return "it inverts a matrix: the adjoint method needs two solves and products, no inverse"
-    if solved == 0:
-        return ("it solves no system with np.linalg.solve (the check counts its right-hand sides): use it for both "
-                "solves")
-    if solved > 2:
-        return (f"it solves {solved} right-hand sides for 31 parameters: that is the cost of the direct method (one "
-                f"per parameter) or of finite differences (two per parameter); the adjoint method needs two in all")
-    return None
+        raise Wrong(f"for a bar of {len(b)} points it returned shape {gradient.shape}; dL/dθ has one number per "
+                    f"conductivity, shape {theta.shape}")
+    return [Slot(gradient, f"for a bar of {len(b)} points the gradient is wrong: {{}}"),
+            _solved(factored, 0, 2, what)]
