@@ -30,8 +30,7 @@ import numpy as np
 
 from . import nest, recording
 from .ops import reduce_sum, zeros_like
-from .fast import apply
-from .primitive import Primitive
+from .primitive import Primitive, apply
 from .tape import GradientTape
 from .tensor import Tensor, Variable, convert_to_tensor
 

@@ -10,11 +10,11 @@ adjoints (its VJP rule), and values are known by their ids. The loop of
 "Build your own tape"                                  :func:`sweep`
 ====================================================  ===============================================
 ``adjoint = {target: 1.0}``                            ``adjoints = dict(seeds)``
-``for out, parents in reversed(records):``             ``for record in backwards(records):``
-(the ``for`` unpacks the record)                       (a Record's fields: ``record.output``, ...)
-``g = adjoint.get(out, 0.0)``                          ``g = adjoints.pop(record.output, None)``
-``for inp, partial in parents:``                       ``for i, gi in zip(record.inputs, grads):``
-``adjoint[inp] = adjoint.get(inp, 0.0) + partial*g``   ``adjoints[i] = adjoints[i] + gi``, or ``gi``
+``for out, parents in reversed(records):``             ``for op, inputs, output, ... in backwards(records):``
+(the ``for`` unpacks the record)                       (the ``for`` unpacks the record: its six fields)
+``g = adjoint.get(out, 0.0)``                          ``g = adjoints.pop(output, None)``
+``for inp, partial in parents:``                       ``for i, gi, need in zip(inputs, grads, needs):``
+``adjoint[inp] = adjoint.get(inp, 0.0) + partial*g``   ``adjoints[i] = add(adjoints[i], gi)``, or ``gi``
 (``partial * g``, one per parent)                      ``gi``: the op's VJP rule for input ``i``
 ====================================================  ===============================================
 
@@ -23,9 +23,9 @@ adjoint is dropped once its op has used it, unless its id is in ``retain``
 (so memory falls as the sweep goes), and a missing adjoint is skipped
 instead of taken as 0.0 (an array of zeros would cost as much as a real one).
 :class:`~minitape.GradientTape` records, seeds and answers TensorFlow's
-questions (``gradient``, ``jacobian``) on top of this module. It runs
-:func:`minitape.fast.sweep`, this loop rewritten for speed, which a test
-checks gives the same numbers.
+questions (``gradient``, ``jacobian``) on top of this module, and the
+pictures replay it op by op (:mod:`minitape.reading`): this loop is the one
+that runs.
 
 >>> import minitape as mt
 >>> x = mt.Variable(3.0)
@@ -38,6 +38,9 @@ checks gives the same numbers.
 """
 
 from operator import itemgetter
+
+from . import recording
+from .tensor import Tensor
 
 
 class Record(tuple):
@@ -80,23 +83,40 @@ def sweep(records, seeds, needed, retain=(), release=False):
     used it, unless its id is in ``retain``. With ``release``, each record is
     removed from the list ``records`` as it is used, so that what it holds can
     be freed.
+
+    Three shortcuts save about 1 µs per op of a gradient, a fifth of it
+    (``benchmarks/per_op.py``; benchmarks/README.md): the record is unpacked
+    once into local names, the inputs that need a gradient are listed by a
+    plain loop (on Python 3.11 a list comprehension builds a function object
+    on every call), and :func:`add` skips the op's checks when no tape listens.
     """
     adjoints = dict(seeds)
-    for record in backwards(records, release):
-        out = record.output
-        g = adjoints.get(out) if out in retain else adjoints.pop(out, None)
+    for op, inputs, output, saved_output, saved_inputs, attrs in backwards(records, release):
+        g = adjoints.get(output) if output in retain else adjoints.pop(output, None)
         if g is None:
             continue  # no adjoint reaches this op's result: nothing to pass on
-        needs = [i in needed for i in record.inputs]
-        if not any(needs):
+        needs = []
+        for i in inputs:
+            needs.append(i in needed)
+        if True not in needs:
             continue  # no input leads back to a source
-        saved_inputs = record.saved_inputs or (None,) * len(record.inputs)
-        grads = record.op.vjp(g, record.saved_output, saved_inputs, record.attrs, needs)
-        for i, gi, need in zip(record.inputs, grads, needs):
+        grads = op.vjp(g, saved_output, saved_inputs or (None,) * len(inputs), attrs, needs)
+        for i, gi, need in zip(inputs, grads, needs):
             if need and gi is not None:
-                # The chain rule's sum. An op, not NumPy's +: a tape still recording hears it (second derivatives).
-                adjoints[i] = adjoints[i] + gi if i in adjoints else gi
+                adjoints[i] = add(adjoints[i], gi) if i in adjoints else gi
     return adjoints
+
+
+def add(a, b):
+    """The chain rule's sum of two adjoints of one value.
+
+    While a tape listens it is an op, not NumPy's +, so that a tape still
+    recording hears it (second derivatives); otherwise NumPy's + alone gives
+    the same number without an op's checks.
+    """
+    if recording.this_thread.recorders:
+        return a + b
+    return Tensor(a.array + b.array)
 
 
 def backwards(records, release=False):

@@ -25,7 +25,7 @@ array([1., 0.], dtype=float32)
 import numpy as np
 
 from . import nest
-from .fast import sweep
+from .engine import sweep
 from .ops import reshape, stack, zeros
 from .tensor import Tensor
 from .unconnected import UnconnectedGradients, warn_not_floating

@@ -29,8 +29,9 @@ keeps what ``keeps`` says the VJP rules read (``"inputs"``, ``"output"``,
 import numpy as np
 
 from . import dtypes, recording
-from .fast import NO_ATTRS, float_constant
 from .tensor import Tensor, Variable, convert_to_tensor, holds_tensors, packing
+
+NO_ATTRS = {}  # the attributes of an op that has none (most ops): one dict, shared, never changed
 
 
 class Primitive:
@@ -103,14 +104,55 @@ class Primitive:
 def apply(prim, inputs, attrs=NO_ATTRS):
     """Run ``prim`` on the tensors ``inputs`` and tell every active recorder.
 
-    This is the only place where ops are recorded. The ops run
-    :func:`minitape.fast.apply`: this function written for speed, with the
-    same results (``tests/test_fast.py``).
+    This is the only place where ops are run and recorded: the forward on the
+    inputs' NumPy values, a new Tensor for the result, and each recorder told.
+    For the small tensors of a lesson, Python's own steps here cost as much as
+    NumPy's arithmetic, so two shortcuts are written in (measured with
+    ``benchmarks/per_op.py``, 2,000 ops on float32[8]; benchmarks/README.md).
     """
-    out = Tensor(prim.forward(*[x.array for x in inputs], **attrs))
-    for recorder in recording.active():
-        recorder.record(prim, inputs, out, attrs)
+    # Shortcut: an op with one or two inputs and no attributes (most ops) calls its forward directly, without
+    # building a list of arrays. It saves about 0.2 µs per op, a fifth of an op run with no tape.
+    if attrs:
+        out = Tensor(prim.forward(*[x.array for x in inputs], **attrs))
+    elif len(inputs) == 2:
+        out = Tensor(prim.forward(inputs[0].array, inputs[1].array))
+    elif len(inputs) == 1:
+        out = Tensor(prim.forward(inputs[0].array))
+    else:
+        out = Tensor(prim.forward(*[x.array for x in inputs]))
+    # Shortcut: the recorders' stack is read directly (a function call less than recording.active()), and no loop
+    # starts when nothing records.
+    recorders = recording.this_thread.recorders
+    if recorders:
+        for recorder in recorders:
+            recorder.record(prim, inputs, out, attrs)
     return out
+
+
+_FLOAT_CONSTANTS = {}  # (value, dtype) -> Tensor
+
+
+def float_constant(value, dtype):
+    """``Tensor(np.array(value, dtype))`` for a Python float ``value`` and a floating ``dtype``, converted once.
+
+    The ``0.5`` of ``x * 0.5`` is shared, not made a new tensor each time:
+    about 0.25 µs saved per op that has one. A constant is never tracked, so
+    one tensor can serve every op that uses it. (0.0 and NaN are not shared:
+    0.0 == -0.0 would mix up the two zeros, and NaN != NaN would never be
+    found.)
+
+    >>> float_constant(0.5, np.dtype("float32")) is float_constant(0.5, np.dtype("float32"))
+    True
+    """
+    shared = value == value and value != 0.0
+    tensor = _FLOAT_CONSTANTS.get((value, dtype)) if shared else None
+    if tensor is None:
+        tensor = Tensor(np.array(value, dtype))
+        if shared:
+            if len(_FLOAT_CONSTANTS) >= 1024:  # a program with many distinct constants: start afresh
+                _FLOAT_CONSTANTS.clear()
+            _FLOAT_CONSTANTS[(value, dtype)] = tensor
+    return tensor
 
 
 def convert_inputs(op_name, *values):

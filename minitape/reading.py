@@ -215,8 +215,11 @@ def sweep_steps(tape, target):
 
     Yields ``(record, adjoints)`` after each op that passed adjoints on:
     ``adjoints`` holds every adjoint known so far, by id (none is dropped).
-    Each step is :func:`~minitape.engine.sweep` of one record; no tape
-    records any of it.
+    Step k is :func:`~minitape.engine.sweep` itself, run over the last k
+    records with every adjoint retained, so the picture shows what the
+    engine computes (a tape's picture has at most a few hundred ops, so
+    running the sweep again for each step costs little). No tape records any
+    of it.
 
     >>> import minitape as mt
     >>> x = mt.Variable(3.0)
@@ -225,18 +228,17 @@ def sweep_steps(tape, target):
     >>> [(record.op.name, len(adjoints)) for record, adjoints in sweep_steps(tape, y)]
     [('sin', 2), ('multiply', 3)]
     """
-    records = tape.records
+    records = list(tape.records)
     needed = set(tape.watched).union(record.output for record in records)  # the constants get no adjoint
-    adjoints = {target.id: Tensor(np.ones_like(target.array))}
+    seeds = {target.id: Tensor(np.ones_like(target.array))}
+    known = set(seeds)
     with recording.silenced():
-        for record in reversed(records):
-            if record.output not in adjoints:
-                continue
-            passed = sweep([record], {record.output: adjoints[record.output]}, needed)
-            if not passed:
-                continue
-            for i, g in passed.items():
-                adjoints[i] = adjoints[i] + g if i in adjoints else g
+        for k in range(1, len(records) + 1):
+            record = records[-k]
+            if record.output not in known or needed.isdisjoint(record.inputs):
+                continue  # no adjoint reaches this op, or none of its inputs takes one: the sweep passes it by
+            adjoints = sweep(records[-k:], seeds, needed, retain=needed | known)
+            known = set(adjoints)
             yield record, adjoints
 
 

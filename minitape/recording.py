@@ -21,8 +21,8 @@ class _ThreadState(threading.local):
         self.recorders = []
 
 
-# ``this_thread.recorders`` is the stack itself. Read it with :func:`active`; only the fast path
-# (:mod:`minitape.fast`) reads the attribute, to save a function call on every op.
+# ``this_thread.recorders`` is the stack itself. Read it with :func:`active`; only the two loops that run on every op
+# (``primitive.apply`` and ``engine.add``) read the attribute, to save a function call each time.
 this_thread = _ThreadState()
 
 

@@ -32,7 +32,7 @@ import warnings
 
 from . import nest, recording
 from .engine import Record
-from .fast import sweep
+from .engine import sweep
 from .jacobians import Jacobians
 from .ops import broadcast_to, ones_like, zeros
 from .tensor import Tensor, Variable, convert_to_tensor

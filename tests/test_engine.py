@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import minitape as mt
-from minitape import engine
+from minitape import engine, primitive
 
 
 def small_tape():
@@ -68,7 +68,7 @@ def test_a_spent_tape_says_so():
         tape.adjoints(y)
 
 
-def test_sweep_is_lesson_10s_loop_on_the_records():
+def test_sweep_is_lesson_11s_loop_on_the_records():
     tape, x, c, y = small_tape()
     records = list(tape.records)
     adjoints = engine.sweep(records, {y.id: mt.constant(1.0)}, needed={x.id, records[0].output})
@@ -76,3 +76,42 @@ def test_sweep_is_lesson_10s_loop_on_the_records():
     assert len(records) == 2  # without release, the records stay
     engine.sweep(records, {y.id: mt.constant(1.0)}, needed={x.id}, release=True)
     assert records == []
+
+
+# --- the shortcuts of the loops that run on every op give the plain results ----------------------------------------
+
+@pytest.mark.parametrize("value", [0.5, -0.0, 0.0, float("nan"), float("inf"), 1e-300, 3.0])
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_a_shared_float_constant_is_the_plain_conversion(value, dtype):
+    expected = np.array(value, dtype)
+    for _ in range(2):  # made, then found again
+        got = primitive.float_constant(value, np.dtype(dtype)).array
+        assert got.dtype == expected.dtype and got.shape == ()
+        np.testing.assert_array_equal(got, expected, strict=True)
+        assert np.signbit(got) == np.signbit(expected)
+
+
+def test_apply_runs_the_forward_on_any_number_of_inputs_with_and_without_attributes():
+    xs = [mt.constant([1.0, 2.0]), mt.constant([3.0, 4.0]), mt.constant([5.0, 6.0])]
+    summed = primitive.Primitive("sum_all", lambda *arrays, scale=1.0: scale * sum(arrays), vjp=None, jvp=None)
+    with mt.autodiff.OpCounter() as counter:
+        results = [primitive.apply(summed, xs[:n]) for n in (1, 2, 3)]
+        results.append(primitive.apply(summed, xs[:2], {"scale": 2.0}))
+    assert [r.numpy().tolist() for r in results] == [[1.0, 2.0], [4.0, 6.0], [9.0, 12.0], [8.0, 12.0]]
+    assert counter.by_op == {"sum_all": 4}   # every run heard, however it was called
+
+
+def test_two_adjoints_are_added_by_numpy_when_no_tape_listens_and_by_the_op_when_one_does():
+    a, b = mt.constant([1.0, 2.0]), mt.constant([0.5, 0.25])
+    with mt.autodiff.OpCounter() as counter:
+        with_a_listener = engine.add(a, b)
+    unheard = engine.add(a, b)
+    assert counter.by_op == {"add": 1}
+    np.testing.assert_array_equal(unheard.numpy(), with_a_listener.numpy(), strict=True)
+    # the sum that a tape hears is what second derivatives need: x is used twice, so its adjoints are added
+    x = mt.Variable(0.7, dtype=mt.float64)
+    with mt.GradientTape() as outer:
+        with mt.GradientTape() as inner:
+            y = mt.sin(x) * mt.cos(x)
+        dy = inner.gradient(y, x)
+    np.testing.assert_allclose(float(outer.gradient(dy, x)), -2 * np.sin(2 * 0.7), rtol=1e-12)   # y = sin(2x)/2

@@ -32,8 +32,7 @@ import builtins
 import numpy as np
 
 from ..dtypes import as_dtype
-from ..fast import apply
-from ..primitive import Primitive, convert_inputs
+from ..primitive import Primitive, apply, convert_inputs
 from ..tensor import Tensor, convert_to_tensor
 from .shapes import broadcast_to, one_axis, reshape
 

@@ -37,8 +37,7 @@ import warnings
 import numpy as np
 
 from ..dtypes import FLOATING, SIGNED, as_dtype
-from ..fast import apply
-from ..primitive import Primitive, broadcast_shape, check_dtype, convert_inputs
+from ..primitive import Primitive, apply, broadcast_shape, check_dtype, convert_inputs
 from ..tensor import Tensor, convert_to_tensor
 from .creation import eye, ones, zeros_like
 from .elementwise import add_n, cast, log, maximum, sqrt, where

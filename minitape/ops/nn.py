@@ -8,8 +8,7 @@ chain of exp/sum/log ops whose gradient would overflow for large logits.
 import numpy as np
 
 from ..dtypes import FLOATING, NUMBERS
-from ..fast import apply
-from ..primitive import Primitive, check_dtype, convert_inputs
+from ..primitive import Primitive, apply, check_dtype, convert_inputs
 from ..tensor import Tensor, convert_to_tensor
 from .elementwise import abs, cast, erfc, exp, maximum, pow, reciprocal, sigmoid, sqrt, tanh, where  # noqa: A004
 from .indexing import gather, one_hot

@@ -9,8 +9,7 @@ of a product ``g`` times the product of the *other* elements.
 import numpy as np
 
 from ..dtypes import FLOATING, NUMBERS
-from ..fast import apply
-from ..primitive import Primitive, check_dtype, convert_inputs
+from ..primitive import Primitive, apply, check_dtype, convert_inputs
 from ..tensor import Tensor
 from .creation import zeros_like
 from .elementwise import _BOOL as BOOL

@@ -9,10 +9,8 @@ each other, ``getitem`` and ``_scatter`` undo each other; ``reverse`` and
 
 import numpy as np
 
-from .. import recording
 from ..dtypes import as_dtype
-from ..fast import apply
-from ..primitive import Primitive, convert_input, convert_inputs
+from ..primitive import Primitive, apply, convert_input, convert_inputs
 from ..tensor import Tensor, Variable, convert_to_tensor, holds_tensors
 from .casting import cast
 
@@ -394,10 +392,12 @@ class VariableSlice(Tensor):
     The slice keeps the value read: after an ``assign``, read ``v[1:]`` again.
     """
 
-    __slots__ = ("_variable", "_index")
+    __slots__ = ("_read", "_variable", "_index")
 
-    def __init__(self, value, variable, index):
-        super().__init__(value)
+    def __init__(self, read, variable, index):
+        # The tensor that getitem made, with its value and its id: the recorders that heard the read know it by that
+        # id, and a forward accumulator keeps its tangent while that tensor lives, so the slice keeps it alive.
+        self.array, self.id, self._read = read.array, read.id, read
         self._variable = variable
         self._index = index
 
@@ -421,14 +421,10 @@ def getitem_of_variable(variable, index):
     x = variable.snapshot()
     index = _plain_index(index)
     _check_index(index, x)
-    attrs = {"index": index}
+    read = apply(_getitem, (x,), {"index": index})
     if any(isinstance(i, np.ndarray) and i.dtype.kind == "b" for i in index):
-        return apply(_getitem, (x,), attrs)
-    # apply() makes a plain Tensor; this is its definition (primitive.apply) with a VariableSlice for the output.
-    out = VariableSlice(_getitem.forward(x.array, **attrs), variable, index)
-    for recorder in recording.active():
-        recorder.record(_getitem, (x,), out, attrs)
-    return out
+        return read
+    return VariableSlice(read, variable, index)
 
 
 # -- joining and repeating ------------------------------------------------------------------
