@@ -9,22 +9,24 @@ Write TensorFlow code with ``mt.`` for ``tf.``:
 >>> tape.gradient(y, x)
 <mt.Tensor: shape=(), dtype=float32, numpy=27.0>
 
-Where to read the source, in order:
+Where to read the source, in order (the README's table says the same):
 
 * ``tensor.py``: Tensors and Variables (NumPy values with an id);
-* ``primitive.py``: an op = a NumPy forward + a VJP rule + a JVP rule;
+* ``primitive.py``: an op = a NumPy forward + a VJP rule + a JVP rule; ``apply``, which every op runs;
 * ``ops/``: every op and its rules;
-* ``tape.py``: recording and the backward pass;
+* ``recording.py``: who listens to the ops (tapes, accumulators, counters);
+* ``engine.py``: a record per op, and ``sweep``, the backward pass every gradient runs;
+* ``tape.py``: ``GradientTape``, TensorFlow's front end on the engine (``jacobians.py``: its Jacobians);
 * ``forward.py``: forward mode (``mt.autodiff.ForwardAccumulator``);
 * ``custom_gradient.py``: user-defined gradient rules;
 * ``control.py``: ``cond``, ``while_loop``, ``map_fn``, ``function`` (eager), ``recompute_grad``;
 * ``module.py``: ``Module``, a model's Variables found through its attributes (``scopes.py``: ``name_scope``);
 * ``tensor_array.py``, ``printing.py``: ``TensorArray`` and ``print``, as in TensorFlow's eager mode;
+* ``keras/``: the Keras pieces of a custom training loop (layers, optimizers, losses, metrics);
 * ``numeric.py``: finite differences and gradient checking;
 * ``dual.py``: dual numbers, forward mode in a few lines;
-* ``trace.py``: evaluation traces, the three tables of the AD literature;
-* ``keras/``: the Keras pieces of a custom training loop (layers, optimizers, losses, metrics);
-* ``viz.py``: pictures of tapes (needs Graphviz; ``mt.viz`` loads it on first use).
+* ``reading.py``, ``trace.py``, ``viz.py``: a tape read back from its records, as evaluation traces (the three
+  tables of the AD literature) and as pictures (needs Graphviz; ``mt.viz`` loads it on first use).
 """
 
 import importlib

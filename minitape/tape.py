@@ -10,8 +10,8 @@ to ``watch`` and the trainable Variables it sees being read.
 carrying the adjoint ``d target / d value`` of every value: each record hands
 the adjoint of its output to its inputs through the primitive's VJP rule, and
 adjoints reaching the same value add up (the multivariable chain rule). That
-walk is :func:`minitape.engine.sweep`, a plain loop, so a tape of a million ops
-needs no recursion; this module is TensorFlow's front end around it.
+walk is :func:`minitape.engine.sweep` (the loop that runs), a plain loop, so a tape
+of a million ops needs no recursion; this module is TensorFlow's front end around it.
 
 >>> import minitape as mt
 >>> x = mt.Variable(3.0)
