@@ -197,10 +197,12 @@ EXERCISES = {
         (sweep_in_recording_order, "the adjoints are those of a walk in recording order: walk the records reversed"),
         (sweep_that_assigns, "a value used more than once gets only one of its contributions: adjoints must be "
                              "added (+=), not assigned")], hints=[
-        "Follow the three numbered steps above: a dictionary of adjoints, one loop over reversed(records), and "
-        "one list at the end.",
-        "Inside the loop, read out's adjoint, counting a missing one as 0.0; each parent's adjoint then grows by "
-        "its partial times that. A dictionary's get method takes a default for a missing key.",
+        "Each record hands its output's adjoint back to its inputs, times the partials it recorded; a value's "
+        "adjoint is complete once every record that used it has done so. Which order of the records makes sure of "
+        "that, and where is the adjoint of each value kept meanwhile?",
+        "A dictionary from Values to adjoints, starting from the target's own (d target / d target), and one loop "
+        "over the records in that order. A value nothing has reached yet counts as 0.0: a dictionary's get takes "
+        "a default.",
     ]),
     "11.5": value("forward_result", expected=9.0, mistakes=[
         (27.0, "that is the right derivative, 3x², which the reversed walk gives; follow the forward walk record by "
