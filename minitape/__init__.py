@@ -26,8 +26,8 @@ Where to read the source, in order:
 
 import importlib
 
-from . import autodiff, dual, linalg, math, nest, nn, numeric, ops, random, test, trace
-from .control import TensorSpec, cond, function, get_static_value, map_fn, recompute_grad, while_loop
+from . import autodiff, dual, image, linalg, math, nest, nn, numeric, ops, random, test, trace
+from .control import TensorSpec, cond, function, get_static_value, map_fn, recompute_grad, vectorized_map, while_loop
 from .custom_gradient import custom_gradient
 from .numeric import check_gradients
 from .dtypes import (DType, as_dtype, bool, float16, float32, float64, int8, int16, int32, int64,  # noqa: A004
@@ -50,4 +50,4 @@ __all__ = ["GradientTape", "UnconnectedGradients", "custom_gradient", "check_gra
            "Variable", "constant", "convert_to_tensor", "is_tensor", "DType", "as_dtype", "bool", "float16", "float32",
            "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "autodiff", "dual",
            "linalg", "math", "nn", "numeric", "random", "test", "trace", "nest", "TensorSpec", "cond", "function",
-           "get_static_value", "map_fn", "recompute_grad", "while_loop"] + ops.__all__
+           "get_static_value", "map_fn", "recompute_grad", "while_loop", "image", "vectorized_map"] + ops.__all__

@@ -3,8 +3,8 @@
 minitape always runs eagerly, as TensorFlow does outside a ``tf.function``
 (or after ``tf.config.run_functions_eagerly(True)``). There, ``cond`` calls
 the branch the predicate picks, ``while_loop`` is a Python ``while``, and
-``map_fn`` a Python ``for`` over the rows of its input, stacked at the end.
-A tape records the ops that ran, so gradients flow through the branch taken
+``map_fn`` (and ``vectorized_map``) a Python ``for`` over the rows of its
+input, stacked at the end. A tape records the ops that ran, so gradients flow through the branch taken
 and through every iteration, with no rule of their own:
 
 >>> import minitape as mt
@@ -268,18 +268,7 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     if not callable(fn):
         raise TypeError(f"map_fn: fn must be callable, got {fn!r}")
     signature = dtype if fn_output_signature is None else fn_output_signature
-    flat = [convert_to_tensor(e) for e in nest.flatten(elems)]
-    if not flat:
-        raise ValueError(f"map_fn: elems must be a tensor or a (nested) sequence of tensors; got {elems!r}, which "
-                         f"holds none")
-    if flat[0].array.ndim == 0:
-        raise ValueError("map_fn: elements in elems must be 1+ dimensional tensors, not scalars: fn is called on "
-                         "each row (slice along axis 0)")
-    rows = flat[0].array.shape[0]
-    for e in flat[1:]:
-        if e.array.ndim == 0 or e.array.shape[0] != rows:
-            raise ValueError(f"map_fn: every tensor in elems must have {rows} rows, like the first one; got shape "
-                             f"{e.array.shape}")
+    flat, rows = _rows("map_fn", elems)
     if signature is None:
         structure, specs = elems, [TensorSpec(None, e.dtype) for e in flat]
     else:
@@ -298,6 +287,47 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     return nest.pack_sequence_as(structure, [stack(column) if column else zeros((0,) + tuple(spec.shape or ()),
                                                                                  dtype=spec.dtype)
                                              for column, spec in zip(columns, specs)])
+
+
+def _rows(op_name, elems):
+    """The tensors of the structure ``elems``, flattened, and their common number of rows (first dimension)."""
+    flat = [convert_to_tensor(e) for e in nest.flatten(elems)]
+    if not flat:
+        raise ValueError(f"{op_name}: elems must be a tensor or a (nested) sequence of tensors; got {elems!r}, which "
+                         f"holds none")
+    if flat[0].array.ndim == 0:
+        raise ValueError(f"{op_name}: elements in elems must be 1+ dimensional tensors, not scalars: fn is called on "
+                         f"each row (slice along axis 0)")
+    rows = flat[0].array.shape[0]
+    for e in flat[1:]:
+        if e.array.ndim == 0 or e.array.shape[0] != rows:
+            raise ValueError(f"{op_name}: every tensor in elems must have {rows} rows, like the first one; got shape "
+                             f"{e.array.shape}")
+    return flat, rows
+
+
+def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
+    """``fn`` applied to each row of ``elems``, the results stacked: :func:`map_fn`, with the results' structure
+    and dtypes taken from what ``fn`` returns.
+
+    TensorFlow turns ``fn`` into one batched computation; minitape, always
+    eager, calls it row by row, which gives the same values and gradients
+    (``fallback_to_while_loop`` and ``warn`` are accepted and do nothing).
+
+    >>> vectorized_map(lambda row: (row * 2.0, row[0]), convert_to_tensor([[1.0, 2.0], [3.0, 4.0]]))[1].numpy()
+    array([1., 3.], dtype=float32)
+    """
+    if not callable(fn):
+        raise TypeError(f"vectorized_map: fn must be callable, got {fn!r}")
+    flat, rows = _rows("vectorized_map", elems)
+    results = [fn(nest.pack_sequence_as(elems, [e[i] for e in flat])) for i in range(rows)]
+    if not results:
+        raise ValueError("vectorized_map: elems has no rows, so fn was never called and the results' shapes are "
+                         "unknown; use mt.map_fn with fn_output_signature")
+    for out in results[1:]:
+        nest.assert_same_structure(results[0], out)
+    columns = zip(*[nest.flatten(out) for out in results])
+    return nest.pack_sequence_as(results[0], [stack(list(column)) for column in columns])
 
 
 def _result(spec, value):

@@ -272,3 +272,66 @@ CASES += [
     OpCase("recompute_grad_reading_a_variable",
            mt.recompute_grad(lambda x: mt.reduce_sum(mt.sin(x * _FREE_VARIABLE))), fixed((3,))),
 ]
+
+
+# -- shapes, ordering, scatters and small linear algebra (issue 31) ------------------------------------
+def _rows_apart(x, gap=0.05):
+    """No two elements of a row (last axis) closer than ``gap``: no tie for sort or top_k to break."""
+    return all(distinct(row, gap) for row in np.reshape(x, (-1, x.shape[-1])))
+
+
+def _neighbours_apart(images, gap=0.05):
+    """No two neighbouring pixels within ``gap``: where they are equal, |difference| has a kink."""
+    return away_from_zero(np.diff(images, axis=-3), gap) and away_from_zero(np.diff(images, axis=-2), gap)
+
+
+def _norm_apart(*xs, limit, gap=0.05):
+    """The global norm of ``xs`` is ``gap`` away from ``limit`` (where clipping starts)."""
+    return abs(np.sqrt(sum(np.sum(x * x) for x in xs)) - limit) > gap
+
+
+def _clipped_and_joined(x, y):
+    clipped, _ = mt.clip_by_global_norm([x, None, y], 1.5)
+    return mt.concat([mt.reshape(clipped[0], [-1]), clipped[2]], 0)
+
+
+CASES += [
+    OpCase("sort", lambda x: mt.sort(x, axis=0), ONE_NONSCALAR, valid=distinct),
+    OpCase("sort_descending", lambda x: mt.sort(x, direction="DESCENDING"), fixed((2, 3)), valid=_rows_apart),
+    OpCase("top_k", lambda x: mt.math.top_k(x, 2).values, fixed((2, 3)), valid=_rows_apart),
+    OpCase("reverse", lambda x: mt.reverse(x, [0, -1]), fixed((2, 3))),
+    OpCase("roll", lambda x: mt.roll(x, [1, -1, 2], [0, 1, 1]), fixed((2, 3))),
+    OpCase("repeat", lambda x: mt.repeat(x, [2, 0, 1], axis=1), fixed((2, 3))),
+    OpCase("repeat_flattened", lambda x: mt.repeat(x, 2), ONE),
+    OpCase("unstack", lambda x: mt.unstack(x, axis=1)[0] * mt.unstack(x, axis=1)[2], fixed((2, 3))),
+    OpCase("meshgrid", lambda x, y: mt.stack(mt.meshgrid(x, y)), fixed((2,), (3,))),
+    OpCase("meshgrid_ij", lambda x, y, z: mt.stack(mt.meshgrid(x, y, z, indexing="ij")), fixed((2,), (3,), (1,))),
+    OpCase("boolean_mask", lambda x: mt.boolean_mask(x, [[True, False, True], [False, True, True]]),
+           fixed((2, 3, 2))),
+    OpCase("boolean_mask_axis", lambda x: mt.boolean_mask(x, [True, False, True], axis=1), fixed((2, 3))),
+    OpCase("scatter_nd", lambda u: mt.scatter_nd([[1], [3], [1]], u, [5, 2]), fixed((3, 2))),
+    OpCase("tensor_scatter_nd_add", lambda x, u: mt.tensor_scatter_nd_add(x, [[0, 2], [1, 0], [0, 2]], u),
+           fixed((2, 3), (3,))),
+    # An index given twice keeps its last update but sends the gradient to both, as TensorFlow does (a fixture
+    # checks it); finite differences see only the last, so the indices here are distinct.
+    OpCase("tensor_scatter_nd_update", lambda x, u: mt.tensor_scatter_nd_update(x, [[2], [0]], u),
+           fixed((3, 2), (2, 2))),
+    OpCase("segment_sum", lambda x: mt.math.segment_sum(x, [0, 0, 2]), fixed((3, 2))),
+    OpCase("unsorted_segment_sum", lambda x: mt.math.unsorted_segment_sum(x, [[2, -1], [0, 2]], 3),
+           fixed((2, 2, 3))),
+    OpCase("tensordot", lambda a, b: mt.tensordot(a, b, [[0, 2], [1, 0]]), fixed((2, 3, 2), (2, 2))),
+    OpCase("tensordot_outer", lambda a, b: mt.tensordot(a, b, 0), fixed((2,), (3,))),
+    OpCase("matvec", lambda a, b: mt.linalg.matvec(a, b, transpose_a=True), fixed((2, 3, 2), (3,))),
+    OpCase("cross", mt.linalg.cross, fixed((2, 3), (2, 3))),
+    OpCase("band_part", lambda x: mt.linalg.band_part(x, 1, 0), fixed((2, 3, 3))),
+    OpCase("set_diag", lambda x, d: mt.linalg.set_diag(x, d, k=1), fixed((2, 3), (2,))),
+    OpCase("adjoint", mt.linalg.adjoint, fixed((2, 3, 2))),
+    OpCase("global_norm", lambda x, y: mt.linalg.global_norm([x, None, y]), fixed((2, 3), (2,)),
+           valid=lambda x, y: _norm_apart(x, y, limit=0.0, gap=0.1)),
+    OpCase("clip_by_global_norm", _clipped_and_joined, fixed((2, 3), (2,)),
+           valid=lambda x, y: _norm_apart(x, y, limit=1.5) and _norm_apart(x, y, limit=0.0, gap=0.1)),
+    OpCase("normalize", lambda x: mt.linalg.normalize(x, axis=-1)[0], fixed((2, 3)),
+           valid=lambda x: np.all(np.linalg.norm(x, axis=-1) > 0.1)),
+    OpCase("vectorized_map", lambda x: mt.vectorized_map(lambda r: r * mt.reduce_sum(r * r), x), fixed((3, 2))),
+    OpCase("total_variation", mt.image.total_variation, fixed((2, 2, 3, 1)), valid=_neighbours_apart),
+]

@@ -124,6 +124,9 @@ DELIBERATE = {
     # mt.function runs the Python function on every call (minitape always runs eagerly); TensorFlow runs it once,
     # to trace it, and then runs the graph.
     "function_runs_python_on_every_call": {"value": 2, "shape": [], "dtype": "int32"},
+    # TensorFlow's cross kernel refuses vectors that are not 3-vectors with FailedPreconditionError; minitape raises
+    # ValueError, as for every bad argument.
+    "cross_of_two_element_vectors": {"error": "ValueError"},
     # recompute_grad is built on custom_gradient, whose functions return one tensor in minitape.
     "recompute_grad_of_two_outputs": {"error": "TypeError"},
     # TensorFlow's recompute_grad refuses forward mode (NotImplementedError); minitape's gives the JVP.

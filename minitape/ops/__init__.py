@@ -5,7 +5,8 @@ The ops are grouped by family, one module each:
 * :mod:`.elementwise`: math on each element (exp, sin, +, *, maximum, where, ...);
 * :mod:`.reductions`: sums, means, maxima, products and norms over axes;
 * :mod:`.shapes`: reshape, transpose, slicing, concat, stack, tile, broadcasting;
-* :mod:`.indexing`: gather, gather_nd, slice, split, pad, one_hot;
+* :mod:`.indexing`: gather, gather_nd, slice, split, pad, one_hot, scatter_nd, segment sums;
+* :mod:`.sorting`: sort, argsort, top_k, searchsorted;
 * :mod:`.linalg`: matrix products, einsum, inverses, solves, determinants, Cholesky;
 * :mod:`.nn`: softmax, the cross-entropy losses, elu, swish, embedding_lookup;
 * :mod:`.creation`: zeros, ones, ranges (constants, never recorded);
@@ -31,19 +32,24 @@ from .linalg import *  # noqa: F403
 from .nn import *  # noqa: F403
 from .reductions import *  # noqa: F403
 from .shapes import *  # noqa: F403
+from .sorting import *  # noqa: F403
 
-# Ops that TensorFlow has only under tf.linalg or tf.nn are in mt.ops (and mt.linalg, mt.nn), not at the top level:
+# Ops that TensorFlow has only under tf.linalg, tf.math or tf.nn are in mt.ops (and mt.linalg, mt.math, mt.nn), not at
+# the top level:
 # mt.trace is the module of evaluation traces, mt.linalg.trace the sum of a diagonal.
 from .linalg import (cholesky, det, diag, diag_part, inv, logdet, slogdet, solve, tensor_diag,  # noqa: F401
                      tensor_diag_part, trace)
 from .nn import elu, embedding_lookup, silu, swish  # noqa: F401
+from .indexing import segment_sum, unsorted_segment_sum  # noqa: F401
+from .linalg import adjoint, band_part, cross, global_norm, matvec, normalize, set_diag  # noqa: F401
+from .sorting import top_k  # noqa: F401
 
-from . import casting, creation, elementwise, indexing, linalg, nn, reductions, shapes
+from . import casting, creation, elementwise, indexing, linalg, nn, reductions, shapes, sorting
 from ..primitive import convert_inputs
 from ..tensor import Tensor, Variable, packing
 
 __all__ = list(dict.fromkeys(name for module in (casting, creation, elementwise, indexing, linalg, nn, reductions,
-                                                  shapes) for name in module.__all__))
+                                                  shapes, sorting) for name in module.__all__))
 
 
 def _reflected(op):

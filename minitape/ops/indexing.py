@@ -1,4 +1,5 @@
-"""Ops that pick elements by their indices: gather, gather_nd, slice, split, pad and one_hot.
+"""Ops that pick elements by their indices (gather, gather_nd, slice, split, pad, one_hot, repeat, boolean_mask), and
+the ops that put them back (scatter_nd, tensor_scatter_nd_add and _update, the segment sums).
 
 Picking is linear in the tensor picked from, so each op's JVP is the op itself
 applied to the tangent, and its VJP is its *transpose*: it puts the gradient
@@ -13,6 +14,10 @@ back where the elements came from.
 * ``split`` is one slice per piece. A ``REFLECT`` or ``SYMMETRIC`` pad is a
   gather along each axis (of an index map such as 2 1 0 1 2 1 0), so its
   gradient is gather's.
+* ``repeat``, ``boolean_mask`` and the sorting ops (``sorting.py``) are gathers
+  too; ``scatter_nd`` and the segment sums *are* ``scatter_add``.
+  ``tensor_scatter_nd_update`` replaces elements: its transpose zeroes the
+  replaced places of ``g`` (another replacement) and reads them for the updates.
 
 ``one_hot`` builds a constant: as in TensorFlow, it has no gradient.
 
@@ -30,7 +35,7 @@ from ..dtypes import as_dtype
 from ..fast import apply
 from ..primitive import Primitive, convert_inputs
 from ..tensor import Tensor, convert_to_tensor
-from .shapes import broadcast_to, one_axis
+from .shapes import broadcast_to, one_axis, reshape
 
 
 def _input(op_name, x):
@@ -172,6 +177,201 @@ def gather_nd(params, indices, batch_dims=0, name=None):
     ranges = tuple(np.broadcast_to(r, idx.shape[:-1]) for r in _batch_ranges(shape, b, idx.ndim - 1))
     index = ranges + tuple(idx[..., j] for j in range(k))
     return apply(_gather_nd, (x,), {"index": index, "perm": None, "shape": shape})
+
+
+def take_along_axis(x, indices, axis):
+    """``x``'s elements at ``indices`` along ``axis`` (NumPy's ``take_along_axis``): one index per position of the
+    result, the other dimensions kept. A gather, so its gradient goes back to the elements read. ``x`` is a tensor,
+    ``indices`` a NumPy integer array of ``x``'s rank, ``axis`` non-negative.
+
+    >>> take_along_axis(convert_to_tensor([[1.0, 2.0], [3.0, 4.0]]), np.array([[1, 1], [0, 1]]), 1).numpy()
+    array([[2., 2.],
+           [3., 4.]], dtype=float32)
+    """
+    shape = x.array.shape
+    index = tuple(indices if d == axis else
+                  np.arange(indices.shape[d]).reshape((1,) * d + (-1,) + (1,) * (len(shape) - d - 1))
+                  for d in range(len(shape)))
+    return apply(_gather, (x,), {"index": index, "perm": None, "shape": shape})
+
+
+def repeat(input, repeats, axis=None, name=None):
+    """Each slice of ``input`` along ``axis`` repeated ``repeats`` times (one count for all, or one per slice).
+
+    Without ``axis`` the input is flattened first. It is a :func:`gather` of
+    each index repeated (0 0 1 1 ...), so a slice's gradient adds up over its copies.
+
+    >>> repeat([[1, 2], [3, 4]], [1, 2], axis=0).numpy()
+    array([[1, 2],
+           [3, 4],
+           [3, 4]], dtype=int32)
+    """
+    x = _input("repeat", input)
+    if axis is None:
+        x, axis = reshape(x, (-1,)), 0
+    if x.array.ndim == 0:
+        raise ValueError("repeat: a scalar has no axis to repeat along; leave axis out to repeat its value")
+    axis = one_axis(axis, x.array.ndim, "repeat")
+    n = x.array.shape[axis]
+    counts = _integers("repeat", "repeats", repeats, ("int32", "int64"))
+    if counts.ndim > 1 or counts.size not in (1, n):
+        raise ValueError(f"repeat: repeats must be one count or one count per slice ({n} along axis {axis}), got "
+                         f"{counts.tolist()}")
+    if (counts < 0).any():
+        raise ValueError(f"repeat: repeats must not be negative, got {counts.tolist()}")
+    return gather(x, np.repeat(np.arange(n), np.broadcast_to(counts.reshape(-1), (n,))), axis=axis)
+
+
+def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
+    """The slices of ``tensor`` where ``mask`` is true (nonzero): ``tensor[mask]`` for a mask that starts at ``axis``.
+
+    ``mask`` has the shape of ``tensor``'s dimensions ``axis, axis + 1, ...``
+    (``axis`` is 0 unless given); those dimensions become one, holding the
+    slices kept, in order. It is a :func:`gather` of the flattened
+    positions, so the slices not kept get a zero gradient.
+
+    >>> boolean_mask([[1.0, 2.0], [3.0, 4.0]], [False, True]).numpy()
+    array([[3., 4.]], dtype=float32)
+    """
+    x = _input("boolean_mask", tensor)
+    keep = convert_to_tensor(mask).array
+    if keep.ndim == 0:
+        raise ValueError("boolean_mask: mask cannot be a scalar; it needs the shape of the dimensions it selects from")
+    shape = x.array.shape
+    axis = 0 if axis is None else one_axis(axis, len(shape), "boolean_mask")
+    if shape[axis:axis + keep.ndim] != keep.shape:
+        raise ValueError(f"boolean_mask: mask of shape {keep.shape} does not fit tensor of shape {shape} at axis "
+                         f"{axis}: it must equal dimensions {axis} to {axis + keep.ndim - 1} of the tensor")
+    merged = reshape(x, shape[:axis] + (-1,) + shape[axis + keep.ndim:])
+    return gather(merged, np.flatnonzero(keep), axis=axis)
+
+
+# -- scatter: the transposes of gather_nd, as ops of their own ------------------------------------------
+def _index_vectors(op_name, indices, shape, updates_shape):
+    """The index vectors in the last dimension of ``indices``, checked against ``shape`` (the tensor scattered
+    into) and ``updates_shape``, as the tuple of arrays NumPy indexes with."""
+    idx = _integers(op_name, "indices", indices, ("int16", "int32", "int64"))
+    if idx.ndim == 0 or idx.shape[-1] > len(shape):
+        raise ValueError(f"{op_name}: indices of shape {idx.shape} do not index into shape {shape}: its last "
+                         f"dimension holds index vectors of at most {len(shape)} entries")
+    k = idx.shape[-1]
+    expected = idx.shape[:-1] + tuple(shape[k:])
+    if tuple(updates_shape) != expected:
+        raise ValueError(f"{op_name}: updates must have shape {expected} (indices.shape[:-1] + shape[{k}:]) for "
+                         f"indices of shape {idx.shape} into shape {shape}, got {tuple(updates_shape)}")
+    bad = ((idx < 0) | (idx >= np.array(shape[:k], dtype=np.int64))).any(axis=-1)
+    if bad.any():
+        where = tuple(int(i) for i in np.argwhere(bad)[0])
+        raise ValueError(f"{op_name}: indices{list(where)} = {idx[where].tolist()} does not index into shape "
+                         f"{shape} (entry j must lie in [0, size of dimension j))")
+    return tuple(idx[..., j] for j in range(k))
+
+
+def scatter_nd(indices, updates, shape, name=None):
+    """Zeros of ``shape`` with ``updates`` added at ``indices``: the transpose of :func:`gather_nd`.
+
+    ``indices[..., :]`` is a vector of ``K`` indices into the first ``K``
+    dimensions of ``shape``; ``updates`` has shape
+    ``indices.shape[:-1] + shape[K:]``. Updates at the same index add up.
+    The gradient of ``updates`` is ``gather_nd(g, indices)``.
+
+    >>> scatter_nd([[1], [3], [1]], [1.0, 2.0, 3.0], [5]).numpy()
+    array([0., 4., 0., 2., 0.], dtype=float32)
+    """
+    u = _input("scatter_nd", updates)
+    shape = tuple(int(d) for d in _integers("scatter_nd", "shape", shape, ("int16", "int32", "int64")).reshape(-1))
+    index = _index_vectors("scatter_nd", indices, shape, u.array.shape)
+    return apply(_scatter_add, (u,), {"index": index, "perm": None, "shape": shape})
+
+
+def tensor_scatter_nd_add(tensor, indices, updates, name=None):
+    """``tensor`` with ``updates`` added at ``indices`` (as in :func:`scatter_nd`): ``tensor + scatter_nd(...)``.
+
+    >>> tensor_scatter_nd_add([1.0, 1.0, 1.0], [[2], [2]], [5.0, 7.0]).numpy()
+    array([ 1.,  1., 13.], dtype=float32)
+    """
+    x, u = convert_inputs("tensor_scatter_nd_add", tensor, updates)
+    index = _index_vectors("tensor_scatter_nd_add", indices, x.array.shape, u.array.shape)
+    return x + apply(_scatter_add, (u,), {"index": index, "perm": None, "shape": x.array.shape})
+
+
+def _replaced(x, u, index):
+    out = x.copy()
+    out[index] = u
+    return out
+
+
+# Replacing is linear in (x, u) together. The gradient of x is g with the replaced places zeroed, itself a
+# replacement (by zeros); the gradient of u is g read at those places. An index given twice keeps its last
+# update, yet both updates get the gradient there, as in TensorFlow.
+_tensor_scatter_nd_update = Primitive(
+    "tensor_scatter_nd_update", _replaced, keeps="nothing", jvp="linear",
+    vjp=[lambda g, ans, x, u, index: apply(_tensor_scatter_nd_update, (g, Tensor(np.zeros_like(g.array[index]))),
+                                           {"index": index}),
+         lambda g, ans, x, u, index: apply(_gather_nd, (g,), {"index": index, "perm": None, "shape": g.array.shape})])
+
+
+def tensor_scatter_nd_update(tensor, indices, updates, name=None):
+    """``tensor`` with the elements (or slices) at ``indices`` replaced by ``updates`` (shapes as in
+    :func:`scatter_nd`). An index given twice keeps its last update.
+
+    >>> tensor_scatter_nd_update([1.0, 2.0, 3.0], [[0]], [9.0]).numpy()
+    array([9., 2., 3.], dtype=float32)
+    """
+    x, u = convert_inputs("tensor_scatter_nd_update", tensor, updates)
+    index = _index_vectors("tensor_scatter_nd_update", indices, x.array.shape, u.array.shape)
+    return apply(_tensor_scatter_nd_update, (x, u), {"index": index})
+
+
+# -- segment sums: scatters along the first dimensions ------------------------------------------------------
+def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
+    """Sums of the slices of ``data`` that share a segment id: ``out[i] = sum of data[j] where segment_ids[j] == i``.
+
+    ``segment_ids`` has the shape of ``data``'s first dimensions and holds
+    ids in ``[0, num_segments)``; slices with a negative id are left out, as
+    in TensorFlow. A segment with no slice sums to 0. It is a scatter-add,
+    so the gradient of ``data[j]`` is ``g[segment_ids[j]]`` (0 where the id
+    is negative).
+
+    >>> unsorted_segment_sum([1.0, 2.0, 3.0, 4.0], [1, 0, 1, -1], 3).numpy()
+    array([2., 4., 0.], dtype=float32)
+    """
+    x = _input("unsorted_segment_sum", data)
+    ids = _integers("unsorted_segment_sum", "segment_ids", segment_ids, ("int16", "int32", "int64"))
+    n = _number("unsorted_segment_sum", "num_segments", num_segments)
+    shape = x.array.shape
+    if shape[:ids.ndim] != ids.shape:
+        raise ValueError(f"unsorted_segment_sum: segment_ids of shape {ids.shape} must have the shape of data's "
+                         f"first dimensions (data has shape {shape})")
+    if (ids >= n).any():
+        raise ValueError(f"unsorted_segment_sum: segment id {int(ids.max())} is out of range [0, {n}); make "
+                         f"num_segments larger than every id")
+    kept = ids >= 0
+    if not kept.all():  # the slices of negative ids take no part: read the others first
+        x = apply(_gather, (x,), {"index": np.nonzero(kept), "perm": None, "shape": shape})
+        ids = ids[kept]
+    return apply(_scatter_add, (x,), {"index": (ids,), "perm": None, "shape": (n,) + shape[kept.ndim:]})
+
+
+def segment_sum(data, segment_ids, name=None):
+    """Sums of the rows of ``data`` in each segment, for sorted ``segment_ids`` (one id per row, from 0 upwards).
+
+    The result has ``segment_ids[-1] + 1`` rows; an id that is skipped
+    gives a row of zeros. It is :func:`unsorted_segment_sum` with ids that
+    must not decrease, as in TensorFlow.
+
+    >>> segment_sum([1.0, 2.0, 3.0], [0, 0, 2]).numpy()
+    array([3., 0., 3.], dtype=float32)
+    """
+    x = _input("segment_sum", data)
+    ids = _integers("segment_sum", "segment_ids", segment_ids, ("int32", "int64"))
+    if ids.ndim != 1 or not x.array.ndim or ids.shape[0] != x.array.shape[0]:
+        raise ValueError(f"segment_sum: segment_ids must be a vector with one id per row of data, got shape "
+                         f"{ids.shape} for data of shape {x.array.shape}")
+    if (ids < 0).any() or (np.diff(ids) < 0).any():
+        raise ValueError(f"segment_sum: segment ids must be at least 0 and never decrease, got {ids.tolist()}; "
+                         f"for ids in any order use mt.math.unsorted_segment_sum")
+    return unsorted_segment_sum(x, ids, int(ids[-1]) + 1 if ids.size else 0)
 
 
 # -- slice and its transpose, pad with a constant -------------------------------------------------
@@ -394,4 +594,5 @@ def _on_off(on_value, off_value, dtype):
     return on, off, wanted.as_numpy_dtype
 
 
-__all__ = ["gather", "gather_nd", "slice", "split", "pad", "one_hot"]
+__all__ = ["gather", "gather_nd", "slice", "split", "pad", "one_hot", "repeat", "boolean_mask", "scatter_nd",
+           "tensor_scatter_nd_add", "tensor_scatter_nd_update"]  # the segment sums are tf.math's only

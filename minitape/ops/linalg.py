@@ -1,4 +1,5 @@
-"""Linear algebra: matrix products, einsum, inverses, linear solves, determinants and the Cholesky factor.
+"""Linear algebra: matrix products, einsum, inverses, linear solves, determinants and the Cholesky factor; then
+the small ops composed of them (tensordot, matvec, cross, band_part, set_diag, global_norm, ...).
 
 Every op works on a matrix or a batch of matrices (leading dimensions), and
 every rule below is written for one matrix: ``ᵀ`` swaps the last two
@@ -35,14 +36,15 @@ import warnings
 
 import numpy as np
 
-from ..dtypes import FLOATING, as_dtype
+from ..dtypes import FLOATING, SIGNED, as_dtype
 from ..fast import apply
 from ..primitive import Primitive, broadcast_shape, check_dtype, convert_inputs
 from ..tensor import Tensor, convert_to_tensor
 from .creation import eye, ones, zeros_like
-from .elementwise import cast, log
-from .reductions import reduce_sum
-from .shapes import Broadcasting, expand_dims, transpose
+from .elementwise import add_n, cast, log, maximum, sqrt, where
+from .indexing import _number
+from .reductions import norm, reduce_sum
+from .shapes import Broadcasting, expand_dims, squeeze, stack, transpose, unstack
 
 
 # -- matmul -------------------------------------------------------------------------------------
@@ -658,5 +660,230 @@ def einsum(equation, *inputs, **kwargs):
     return _contract(terms, out, tensors)
 
 
+def _tensordot_axes(axes, ra, rb):
+    """The axes of ``a`` and of ``b`` that ``tensordot`` sums over, as two lists of non-negative axes."""
+    if np.ndim(axes.array if isinstance(axes, Tensor) else axes) == 0:
+        n = int(axes.array if isinstance(axes, Tensor) else axes)
+        if not 0 <= n <= min(ra, rb):
+            raise ValueError(f"tensordot: axes={n} must be between 0 and {min(ra, rb)}, the smaller rank of the two "
+                             f"tensors (ranks {ra} and {rb})")
+        return list(range(ra - n, ra)), list(range(n))
+    if len(axes) != 2:
+        raise ValueError(f"tensordot: axes must be an integer or a pair [axes of a, axes of b], got {axes!r}")
+    pair = [[int(i) for i in np.reshape(side, -1)] for side in axes]
+    if len(pair[0]) != len(pair[1]):
+        raise ValueError(f"tensordot: axes {axes!r} name {len(pair[0])} axes of a but {len(pair[1])} of b; they are "
+                         f"summed in pairs")
+    for which, side, rank in (("a", pair[0], ra), ("b", pair[1], rb)):
+        if any(not -rank <= i < rank for i in side):
+            raise ValueError(f"tensordot: axes {side} are out of range for {which}, of rank {rank}")
+    return [i % ra for i in pair[0]], [i % rb for i in pair[1]]
+
+
+def tensordot(a, b, axes, name=None):
+    """Sums of products of ``a`` and ``b`` over pairs of axes: a matrix product generalized to any rank.
+
+    ``axes=n`` pairs the last ``n`` axes of ``a`` with the first ``n`` of
+    ``b`` (``n=1``: a matrix product, ``n=0``: an outer product);
+    ``axes=[[i, ...], [j, ...]]`` pairs axis ``i`` of ``a`` with axis ``j``
+    of ``b``. The result's axes are ``a``'s free ones, then ``b``'s. It is
+    an :func:`einsum` with one label per pair, so its gradient is einsum's.
+
+    >>> tensordot([[1.0, 2.0]], [[3.0], [4.0]], 1).numpy()
+    array([[11.]], dtype=float32)
+    """
+    a, b = convert_inputs("tensordot", a, b)
+    sa, sb = a.array.shape, b.array.shape
+    a_axes, b_axes = _tensordot_axes(axes, len(sa), len(sb))
+    for i, j in zip(a_axes, b_axes):
+        if sa[i] != sb[j]:
+            raise ValueError(f"tensordot: axis {i} of a (shape {sa}) has size {sa[i]} but axis {j} of b (shape {sb}) "
+                             f"has size {sb[j]}; axes summed together must have the same size")
+    term_a = string.ascii_letters[:len(sa)]
+    term_b = [string.ascii_letters[len(sa) + j] for j in range(len(sb))]
+    for i, j in zip(a_axes, b_axes):
+        term_b[j] = term_a[i]
+    out = "".join(term_a[i] for i in range(len(sa)) if i not in a_axes) + \
+        "".join(term_b[j] for j in range(len(sb)) if j not in b_axes)
+    return _contract((term_a, "".join(term_b)), out, (a, b))
+
+
+# -- small compositions: matvec, cross, band_part, set_diag, adjoint ------------------------------------
+def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False, name=None):
+    """The product of each matrix ``a`` with the vector ``b`` (the last dimension): ``a @ b`` for a vector.
+
+    A :func:`matmul` of ``a`` with ``b`` as a one-column matrix, so its
+    gradients are matmul's: ``ā = ḡ bᵀ`` (an outer product), ``b̄ = aᵀ ḡ``.
+
+    >>> matvec([[1.0, 2.0], [3.0, 4.0]], [1.0, -1.0]).numpy()
+    array([-1., -1.], dtype=float32)
+    """
+    if transpose_a and adjoint_a:
+        raise ValueError("linalg.matvec: only one of transpose_a and adjoint_a can be True (for real numbers they "
+                         "mean the same)")
+    a, b = convert_inputs("linalg.matvec", a, b)
+    if a.array.ndim < 2 or b.array.ndim == 0:
+        raise ValueError(f"linalg.matvec: a must be a matrix and b a vector (or batches of them), got shapes "
+                         f"{a.array.shape} and {b.array.shape}")
+    transposed = bool(transpose_a or adjoint_a)
+    columns = a.array.shape[-2] if transposed else a.array.shape[-1]
+    if b.array.shape[-1] != columns:
+        raise ValueError(f"linalg.matvec: a matrix of shape {a.array.shape[-2:]}{' (transposed)' * transposed} "
+                         f"times a vector of length {b.array.shape[-1]}: the vector needs {columns} elements")
+    product = matmul(a, expand_dims(b, -1), transpose_a=transposed)
+    return squeeze(product, -1)
+
+
+def cross(a, b, name=None):
+    """The cross product ``a × b`` of 3-vectors (the last dimension; leading dimensions are a batch).
+
+    Written with its three components, so the rules come from ``*`` and
+    ``-``: ``d(a × b) = da × b + a × db``, which gives the gradients
+    ``ā = b × ḡ`` and ``b̄ = ḡ × a``.
+
+    >>> cross([1.0, 0.0, 0.0], [0.0, 1.0, 0.0]).numpy()
+    array([0., 0., 1.], dtype=float32)
+    """
+    a, b = convert_inputs("linalg.cross", a, b)
+    check_dtype("linalg.cross", a, SIGNED)
+    if a.array.shape != b.array.shape:
+        raise ValueError(f"linalg.cross: a and b must have the same shape, got {a.array.shape} and {b.array.shape}")
+    if not a.array.shape or a.array.shape[-1] != 3:
+        raise ValueError(f"linalg.cross: the cross product is defined for 3-element vectors (a last dimension of "
+                         f"3), got shape {a.array.shape}")
+    a0, a1, a2 = unstack(a, axis=-1)
+    b0, b1, b2 = unstack(b, axis=-1)
+    return stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
+
+
+def _square_or_not(op_name, x):
+    """``x``, if it is a matrix or a batch of them (of any dtype)."""
+    if x.array.ndim < 2:
+        raise ValueError(f"{op_name}: expected a matrix or a batch of matrices (at least 2 dimensions), got shape "
+                         f"{x.array.shape}")
+    return x
+
+
+def band_part(input, num_lower, num_upper, name=None):
+    """Each matrix with everything outside a band around its diagonal set to 0.
+
+    The band holds ``num_lower`` diagonals below the main one and
+    ``num_upper`` above it; a negative number keeps that whole triangle:
+    ``band_part(a, -1, 0)`` is the lower triangle, ``band_part(a, 0, 0)``
+    the diagonal. A :func:`where` with a constant mask, so the gradient is
+    ``ḡ`` inside the band and 0 outside (and an ``inf`` outside the band
+    gives 0, not NaN).
+
+    >>> band_part([[1, 2, 3], [4, 5, 6], [7, 8, 9]], 1, 0).numpy()
+    array([[1, 0, 0],
+           [4, 5, 0],
+           [0, 8, 9]], dtype=int32)
+    """
+    (x,) = convert_inputs("linalg.band_part", input)
+    m, n = _square_or_not("linalg.band_part", x).array.shape[-2:]
+    lower = _number("linalg.band_part", "num_lower", num_lower)
+    upper = _number("linalg.band_part", "num_upper", num_upper)
+    if lower > m or upper > n:
+        raise ValueError(f"linalg.band_part: num_lower={lower} and num_upper={upper} must be negative (everything) "
+                         f"or at most the number of rows ({m}) and of columns ({n})")
+    below = np.arange(m)[:, None] - np.arange(n)[None, :]  # how far each element is below the main diagonal
+    inside = ((lower < 0) | (below <= lower)) & ((upper < 0) | (-below <= upper))
+    return where(Tensor(inside), x, zeros_like(x))
+
+
+def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):
+    """Each matrix of ``input`` with its ``k``-th diagonal replaced by ``diagonal`` (matrices need not be square).
+
+    A :func:`where` that takes the diagonal from :func:`diag`'s matrix and
+    the rest from ``input``: ``input``'s gradient is ``ḡ`` off the diagonal,
+    ``diagonal``'s is ``diag_part(ḡ)``. (One diagonal at a time, as :func:`diag_part`.)
+
+    >>> set_diag([[1.0, 2.0], [3.0, 4.0]], [0.0, 0.0]).numpy()
+    array([[0., 2.],
+           [3., 0.]], dtype=float32)
+    """
+    x, d = convert_inputs("linalg.set_diag", input, diagonal)
+    shape = _square_or_not("linalg.set_diag", x).array.shape
+    k = _diagonal_index("linalg.set_diag", k)
+    rows, cols = _diagonal_indices(shape, k)
+    if d.array.shape != shape[:-2] + (len(rows),):
+        raise ValueError(f"linalg.set_diag: diagonal {k} of matrices of shape {shape} needs shape "
+                         f"{shape[:-2] + (len(rows),)}, got {d.array.shape}")
+    on = np.zeros(shape[-2:], dtype=bool)
+    on[rows, cols] = True
+    return where(Tensor(on), apply(_diag, (d,), {"k": k, "shape": shape}), x)
+
+
+def adjoint(matrix, name=None):
+    """The conjugate transpose of each matrix: for real numbers (minitape's only ones), :func:`matrix_transpose`.
+
+    >>> adjoint([[1.0, 2.0, 3.0]]).shape
+    TensorShape([3, 1])
+    """
+    (x,) = convert_inputs("linalg.adjoint", matrix)
+    return matrix_transpose(_square_or_not("linalg.adjoint", x))
+
+
+# -- the norm of a list of tensors, and clipping by it -----------------------------------------------------
+def _tensor_list(op_name, t_list):
+    if not isinstance(t_list, (list, tuple)):
+        raise TypeError(f"{op_name}: t_list must be a list (or tuple) of tensors, such as a list of gradients, got "
+                        f"{type(t_list).__name__}; for one tensor write [t]")
+    return t_list
+
+
+def global_norm(t_list, name=None):
+    """The Euclidean norm of all the elements of the tensors in ``t_list`` together; ``None`` entries are skipped.
+
+    ``sqrt(sum of every reduce_sum(t * t))``: the norm of a model's whole
+    gradient, which :func:`clip_by_global_norm` limits. Like any Euclidean
+    norm ``n``, its gradient is ``t / n`` for each tensor ``t`` (NaN at ``n = 0``).
+
+    >>> float(global_norm([[3.0], None, [[4.0]]]))
+    5.0
+    """
+    tensors = [t for t in _tensor_list("linalg.global_norm", t_list) if t is not None]
+    if not tensors:
+        return Tensor(np.array(0.0, np.float32))
+    tensors = convert_inputs("linalg.global_norm", *tensors)
+    check_dtype("linalg.global_norm", tensors[0], FLOATING)
+    return sqrt(add_n([reduce_sum(t * t) for t in tensors]))
+
+
+def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
+    """The tensors of ``t_list`` scaled together so that their :func:`global_norm` is at most ``clip_norm``.
+
+    Returns ``(list_clipped, global_norm)``, as TensorFlow: every tensor is
+    multiplied by ``clip_norm / max(global_norm, clip_norm)`` (``None``
+    entries stay ``None``), which keeps the direction of the whole gradient,
+    where clipping each tensor by its own norm would not. ``use_norm`` is a
+    global norm already computed. An infinite or NaN norm makes every entry
+    NaN, as in TensorFlow, so that a broken gradient shows.
+
+    >>> clipped, norm = clip_by_global_norm([[3.0], None, [4.0]], 1.0)
+    >>> [None if t is None else t.numpy() for t in clipped], float(norm)
+    ([array([0.6], dtype=float32), None, array([0.8], dtype=float32)], 5.0)
+    """
+    t_list = _tensor_list("clip_by_global_norm", t_list)
+    (use_norm,) = convert_inputs("clip_by_global_norm", global_norm(t_list) if use_norm is None else use_norm)
+    limit = convert_to_tensor(clip_norm, dtype=use_norm.dtype)
+    scale = limit / maximum(use_norm, limit)
+    scale = scale + (use_norm - use_norm)  # adds 0 for a finite norm; NaN for inf or NaN, which then shows everywhere
+    return [None if t is None else t * scale for t in t_list], use_norm
+
+
+def normalize(tensor, ord="euclidean", axis=None, name=None):
+    """``tensor`` divided by its :func:`~minitape.ops.reductions.norm` (over ``axis``), and that norm:
+    ``(normalized, norm)``, the norm with its reduced dimensions kept (size 1).
+
+    >>> normalized, n = normalize([[3.0, 4.0]], axis=1)
+    >>> normalized.numpy(), n.numpy()
+    (array([[0.6, 0.8]], dtype=float32), array([[5.]], dtype=float32))
+    """
+    (x,) = convert_inputs("linalg.normalize", tensor)
+    n = norm(x, ord=ord, axis=axis, keepdims=True)
+    return x / n, n
+
+
 # TensorFlow has these at its top level (tf.einsum); the others only as tf.linalg.inv, ...: see ops/__init__.py.
-__all__ = ["matmul", "matrix_transpose", "einsum"]
+__all__ = ["matmul", "matrix_transpose", "einsum", "tensordot", "clip_by_global_norm"]

@@ -1,9 +1,10 @@
-"""Ops that move elements around: reshape, transpose, slicing, concat, tile, broadcasting.
+"""Ops that move elements around: reshape, transpose, slicing, concat, tile, broadcasting, reverse, roll.
 
 All of them are linear, so each one's JVP is the op itself applied to the
 tangent, and each one's VJP is its *transpose*, another op of this module:
 ``reshape`` undoes ``reshape``, ``broadcast_to`` and ``unbroadcast`` undo
-each other, ``getitem`` and ``_scatter`` undo each other.
+each other, ``getitem`` and ``_scatter`` undo each other; ``reverse`` and
+``roll`` are undone by themselves, reversing the same axes or rolling back.
 """
 
 import numpy as np
@@ -456,6 +457,109 @@ def tile(input, multiples):
     return apply(_tile, (x,), {"multiples": multiples})
 
 
+def unstack(value, num=None, axis=0, name="unstack"):
+    """The slices of ``value`` along ``axis``, as a list: the inverse of :func:`stack`.
+
+    Each slice is a :func:`getitem`, so each one's gradient goes back to its place.
+
+    >>> [t.numpy().tolist() for t in unstack([[1.0, 2.0], [3.0, 4.0]], axis=1)]
+    [[1.0, 3.0], [2.0, 4.0]]
+    """
+    x = _input(value, "unstack")
+    if x.array.ndim == 0:
+        raise ValueError("unstack: a scalar has no axis to unstack along; the value needs at least one dimension")
+    axis = one_axis(axis, x.array.ndim, "unstack")
+    n = x.array.shape[axis]
+    if num is not None and num != n:
+        raise ValueError(f"unstack: num={num}, but axis {axis} of the value (shape {x.array.shape}) has {n} slices")
+    return [getitem(x, (slice(None),) * axis + (k,)) for k in range(n)]
+
+
+# -- reversing and rolling: each its own transpose, with the opposite direction -----------------------
+_reverse = Primitive("reverse", lambda x, axes: np.flip(x, axes), keeps="nothing",
+                     vjp=[lambda g, ans, x, axes: apply(_reverse, (g,), {"axes": axes})], jvp="linear")
+
+
+def _distinct_axes(axis, ndim, op_name):
+    """``axis`` (a list of integers) as non-negative axes of a tensor with ``ndim`` dimensions, each at most once."""
+    axes = tuple(one_axis(a, ndim, op_name) for a in integer_axes(axis, op_name))
+    if len(set(axes)) != len(axes):
+        raise ValueError(f"{op_name}: axis {list(axis)} names the same dimension more than once")
+    return axes
+
+
+def reverse(tensor, axis, name=None):
+    """``tensor`` with the order of its elements reversed along each dimension in the list ``axis``.
+
+    Its gradient is the same reversal of the gradient.
+
+    >>> reverse([[1, 2, 3], [4, 5, 6]], [1]).numpy()
+    array([[3, 2, 1],
+           [6, 5, 4]], dtype=int32)
+    """
+    x = _input(tensor, "reverse")
+    if np.ndim(axis.array if isinstance(axis, Tensor) else axis) != 1:
+        raise ValueError(f"reverse: axis must be a list of dimensions, e.g. [0], got {axis!r}")
+    return apply(_reverse, (x,), {"axes": _distinct_axes(axis, x.array.ndim, "reverse")})
+
+
+_roll = Primitive("roll", lambda x, shift, axes: np.roll(x, shift, axes), keeps="nothing",
+                  vjp=[lambda g, ans, x, shift, axes: apply(_roll, (g,), {"shift": tuple(-s for s in shift),
+                                                                          "axes": axes})],
+                  jvp="linear")
+
+
+def roll(input, shift, axis, name=None):
+    """Shift the elements of ``input`` by ``shift`` places along ``axis``; those pushed off one end come back at the
+    other.
+
+    ``shift`` and ``axis`` are integers or lists of the same length; shifts of
+    the same axis add up. Rolling back by ``-shift`` undoes it: that is the gradient.
+
+    >>> roll([0, 1, 2, 3, 4], 2, 0).numpy()
+    array([3, 4, 0, 1, 2], dtype=int32)
+    """
+    x = _input(input, "roll")
+    shifts, axes = integer_axes(shift, "roll", "shift"), integer_axes(axis, "roll")
+    if len(shifts) != len(axes):
+        raise ValueError(f"roll: shift {shift!r} and axis {axis!r} must have the same length (one shift per axis)")
+    axes = tuple(one_axis(a, x.array.ndim, "roll") for a in axes)
+    return apply(_roll, (x,), {"shift": shifts, "axes": axes})
+
+
+def meshgrid(*args, **kwargs):
+    """Coordinate grids from 1-D coordinates: output ``i`` repeats ``args[i]`` along every other dimension.
+
+    With ``indexing="xy"`` (the default, as in plotting) the first two
+    dimensions are swapped: for ``x`` of length 2 and ``y`` of length 3 both
+    grids have shape (3, 2), ``x`` varying along a row. ``indexing="ij"``
+    keeps the order of ``args``: shape (2, 3). Inputs of any shape are
+    flattened first. Each grid is a :func:`broadcast_to`, so its gradient
+    sums back to the coordinates.
+
+    >>> [g.numpy().tolist() for g in meshgrid([1, 2], [3, 4, 5])]
+    [[[1, 2], [1, 2], [1, 2]], [[3, 3], [4, 4], [5, 5]]]
+    """
+    indexing = kwargs.pop("indexing", "xy")
+    kwargs.pop("name", None)
+    if kwargs:
+        raise TypeError(f"meshgrid: unexpected keyword argument(s) {sorted(kwargs)}; it takes indexing and name")
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"meshgrid: indexing must be 'xy' or 'ij', got {indexing!r}")
+    vectors = [reshape(x, (-1,)) for x in convert_inputs("meshgrid", *args)]
+    sizes = [v.array.shape[0] for v in vectors]
+    order = list(range(len(vectors)))
+    if indexing == "xy" and len(vectors) > 1:
+        order[0], order[1] = 1, 0  # output dimension k holds input order[k]
+    shape = tuple(sizes[i] for i in order)
+    grids = []
+    for i, v in enumerate(vectors):
+        along = [1] * len(vectors)
+        along[order.index(i)] = -1
+        grids.append(broadcast_to(reshape(v, along), shape))
+    return grids
+
+
 def shape(input, out_type=None, name=None):
     """The shape as an int32 (or ``out_type=mt.int64``) tensor, TensorFlow's ``tf.shape``; ``x.shape`` is a tuple."""
     dtype = as_dtype(out_type or "int32")
@@ -521,4 +625,5 @@ def _packed(value, dtype, requested, op_name):
 
 
 __all__ = ["identity", "stop_gradient", "reshape", "transpose", "expand_dims", "squeeze", "broadcast_to",
-           "unbroadcast", "getitem", "concat", "stack", "tile", "shape", "size"]
+           "unbroadcast", "getitem", "concat", "stack", "tile", "shape", "size", "unstack", "reverse", "roll",
+           "meshgrid"]
