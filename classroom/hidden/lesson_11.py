@@ -1,5 +1,5 @@
 """Lesson 11's hidden test cases: the grader runs the learner's functions on these, after the notebook ran."""
-import math
+import numpy as np
 
 from classroom.lessons.lesson_11 import Token
 
@@ -10,10 +10,10 @@ def _sweep_cases():
     # a diamond: x feeds two ops whose results meet again; the target is also asked for as a source
     diamond = ([(a, [(x, 2.0)]), (b, [(x, -3.0)]), (c, [(a, 0.5), (b, 4.0)])], c, [x, c, a])
     # a record after the target, which uses it: it must not change the target's gradient
-    after = ([(a, [(x, 1.5), (y, -0.25)]), (b, [(a, math.cos(1.0))]), (d, [(b, 7.0), (x, 1.0)])], b, [y, x])
+    after = ([(a, [(x, 1.5), (y, -0.25)]), (b, [(a, np.cos(1.0))]), (d, [(b, 7.0), (x, 1.0)])], b, [y, x])
     # one op using the same input twice, then a chain, and the sources in another order
     p, q, r = Token("x*x"), Token("sin(x*x)"), Token("y*sin(x*x)")
-    twice = ([(p, [(x, 1.2), (x, 1.2)]), (q, [(p, math.cos(0.36))]), (r, [(y, math.sin(0.36)), (q, -2.0)])],
+    twice = ([(p, [(x, 1.2), (x, 1.2)]), (q, [(p, np.cos(0.36))]), (r, [(y, np.sin(0.36)), (q, -2.0)])],
              r, [y, x])
     return [("a diamond", *diamond), ("a record after the target", *after), ("x used twice by one op", *twice)]
 
