@@ -63,15 +63,16 @@ EXERCISES = {
         "Write the output as f · g · h with f = flip_gradient(x) and g = h = x: the product rule gives "
         "f'gh + fg'h + fgh', where the tape takes f' = -1 (the reversal) and g' = h' = 1; evaluate at x = 3."]),
     "8.2": function("binarize", reference=binarize, cases=BINARIZE_CASES, probe=binarize_probe, mistakes=[
-        (binarize_passes_all, "the adjoint also passes where |x| > 1, where it should be blocked (0)"),
-        (binarize_blocks_all, "the adjoint is blocked where |x| <= 1 too: it should pass there unchanged"),
-        (binarize_strict, "at |x| = 1 exactly the adjoint is blocked, but the condition is |x| <= 1 (inclusive)"),
-        (binarize_constant, "where |x| <= 1 the gradient should be the arriving adjoint (upstream) itself, not a "
-                            "constant")], hints=[
-        "grad chooses, element by element, between two things: the arriving adjoint, or zero; look for the "
-        "minitape operation that picks elementwise.",
-        "mt.where(condition, a, b) takes a where the condition holds and b elsewhere; here the condition is about "
-        "mt.abs(x), a is the adjoint and b is zeros shaped like it (mt.zeros_like)."]),
+        (binarize_passes_all, "the adjoint also passes where |x| > 1, where the hard tanh is flat"),
+        (binarize_blocks_all, "the adjoint is blocked where |x| < 1 too, where the hard tanh is x itself"),
+        (binarize_strict, "at |x| = 1 exactly the adjoint is blocked: ask the tape what clip_by_value gives there"),
+        (binarize_constant, "where the adjoint passes, the gradient should be the arriving adjoint (upstream) "
+                            "itself, not a constant")], hints=[
+        "The hard tanh has three pieces: what is its slope on each, and what does the VJP of an elementwise "
+        "function do with the slope and upstream?",
+        "On each piece the hard tanh is either x or a constant, and the VJP multiplies upstream by the slope, "
+        "element by element; minitape has an op that picks between two tensors by a condition. For the corners, "
+        "record mt.clip_by_value(x, -1.0, 1.0) at x = 1 on a tape and look at its gradient."]),
     "8.3": function("safe_norm", reference=safe_norm, cases=SAFE_NORM_CASES, probe=safe_norm_probe, hints=[
         "Keep the formula upstream * x / norm and make only the divisor safe: at x = 0 the numerator is 0 "
         "anyway.",

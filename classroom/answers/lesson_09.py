@@ -1,10 +1,10 @@
 """Answers of lesson 09, training models with a tape."""
 import numpy as np
 
-from classroom.lessons.lesson_09 import LOSS_CASES, XS, converges_fast
+from classroom.lessons.lesson_09 import LOSS_CASES, converges_fast
 from classroom.spec import function, judged_by, value
 
-# -- 9.1: the two-weight network of section 1 -----------------------------------------------------------------
+# -- 9.1: the two-weight network of section 1, at the weights w0 of the student's numbers ----------------------
 _X1 = np.array([[1.0, 2.0]])
 
 
@@ -12,10 +12,15 @@ def _loss_of(w):
     return float(((_X1 @ w - 0.75) ** 2).sum())
 
 
-# -- 9.3: the line y = 3x + 2 of section 2: its loss's Hessian -----------------------------------------------
-_A = np.stack([XS, np.ones_like(XS)], axis=1)
-_H = 2 * _A.T @ _A / len(XS)
-_LAM_SMALL, _LAM_LARGE = np.linalg.eigvalsh(_H)
+def _fd_gradient(n):
+    w0 = np.reshape(n.w0, (2, 1))
+    return 2 * (_X1 @ w0 - 0.75) * _X1.T   # the loss is quadratic: central differences give its gradient
+
+
+# -- 9.3: the line fitted to the student's inputs xs: the eigenvalues of its loss's Hessian -------------------------
+def _eigenvalues(n):
+    A = np.stack([n.xs, np.ones_like(n.xs)], axis=1)
+    return np.linalg.eigvalsh(2 * A.T @ A / len(n.xs))
 
 
 # -- 9.4: the first step of descent on the sum of absolute errors of section 3, from W = b = 0 --------------
@@ -29,7 +34,7 @@ EXERCISES = {
         "loss_of(w) computes the network's output x_np @ w, its difference from the target 0.75, and the square.",
         "x_np @ w has shape (1, 1): turn the squared difference into one plain number with float(...) or .item().",
     ]),
-    "9.1b": value("fd_gradient", expected=np.array([[-0.4], [-0.8]]), rtol=1e-6, hints=[
+    "9.1b": value("fd_gradient", expected=_fd_gradient, rtol=1e-6, hints=[
         "fd_gradient can only be as right as loss_of: if 9.1a fails, fix loss_of first. numeric.gradient(f, x) "
         "estimates the gradient of a function f that returns one number, at the array x.",
         "Pass your function itself (not a call of it) and the starting weights w0: the result has w0's shape.",
@@ -37,15 +42,20 @@ EXERCISES = {
     "9.2": judged_by("lr_fast", converges_fast, answer="value", hints=[
         "Try a few rates between 0.01 and 0.1, run fit_line(rate, 1000) yourself, and watch W and b.",
         "The error of the slow direction shrinks by (1 - lr λ_min) per epoch: 1000 epochs need (1 - lr λ_min)^1000 "
-        "well below 0.001, and lr must stay below the limit of exercise 9.3.",
+        "well below 0.001, and lr must stay below 2 / λ_max, where training blows up (exercise 9.3's "
+        "question, asked of the lesson's own points).",
     ]),
-    "9.3": value("lr_limit", expected=2 / _LAM_LARGE, rtol=1e-3, mistakes=[
-        (1 / _LAM_LARGE, "at this rate 1 - lr λ_max is 0: the fast direction's error vanishes in one step. Training "
-                         "is still stable above it, while |1 - lr λ_max| stays below 1"),
-        (2 / _LAM_SMALL, "this rate is the limit for the smallest eigenvalue; the largest one runs away long before"),
-        (1 / _LAM_SMALL, "this rate comes from the smallest eigenvalue; the largest one runs away long before"),
+    "9.3": value("lr_limit", expected=lambda n: 2 / _eigenvalues(n)[1], rtol=1e-3, mistakes=[
+        (lambda n: 1 / _eigenvalues(n)[1], "at this rate 1 - lr λ_max is 0: the fast direction's error vanishes in "
+                                           "one step. Training is still stable above it, while |1 - lr λ_max| stays "
+                                           "below 1"),
+        (lambda n: 2 / _eigenvalues(n)[0], "this rate is the limit for the smallest eigenvalue; the largest one runs "
+                                           "away long before"),
+        (lambda n: 1 / _eigenvalues(n)[0], "this rate comes from the smallest eigenvalue; the largest one runs away "
+                                           "long before"),
     ], hints=[
-        "The condition |1 - lr λ| < 1 is hardest to meet for one of the two eigenvalues: find which.",
+        "Build H for your inputs as section 2 builds it for its own (the targets do not enter it). The condition "
+        "|1 - lr λ| < 1 is hardest to meet for one of its two eigenvalues: find which.",
         "For the largest eigenvalue λ_max the step flips the error's sign, and the limit is where 1 - lr λ_max "
         "reaches -1. np.linalg.eigvalsh(H) returns the eigenvalues in increasing order.",
     ]),

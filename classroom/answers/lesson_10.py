@@ -1,8 +1,7 @@
 """Answers of lesson 10, training classifiers, a policy and a small network."""
 import numpy as np
 
-from classroom.lessons.lesson_10 import (REINFORCE_CASES, XENT_CASES, circles_look_right, classifies_circles,
-                                         runs_no_minitape_op)
+from classroom.lessons.lesson_10 import REINFORCE_CASES, XENT_CASES, circles_look_right, classifies_circles
 from classroom.spec import function, judged_by, value
 
 
@@ -66,7 +65,7 @@ EXERCISES = {
         "by the number of points; compute z from X2.numpy() and the starting W first.",
     ]),
     "10.2": function("reinforce_estimate", reference=reinforce_estimate, cases=REINFORCE_CASES, rtol=1e-9,
-                     test=runs_no_minitape_op, mistakes=[
+                     mistakes=[
         (_with_one_hot_score, "each sample's term is r times the one-hot vector of its action, but log π_a "
                               "depends on every logit, through the softmax's denominator"),
         (lambda theta, a, r: -reinforce_estimate(theta, a, r),
@@ -77,7 +76,8 @@ EXERCISES = {
         "Differentiate log π_a = θ_a - log Σ_b e^(θ_b) with respect to each θ_c: the first term gives 1 when c = a "
         "and 0 otherwise; the second gives the derivative of a log-sum-exp (lesson 08's exercise 8.4).",
         "The derivative of log Σ_b e^(θ_b) with respect to θ_c is e^(θ_c) / Σ_b e^(θ_b), which is π_c. Build π "
-        "with NumPy (theta comes as a list), then one row ∇ log π_(a_i) per sample (np.eye(len(theta))[actions] "
+        "with NumPy (theta comes as a list; subtracting its largest logit first leaves π unchanged and keeps e^θ "
+        "finite), then one row ∇ log π_(a_i) per sample (np.eye(len(theta))[actions] "
         "gives the one-hot rows), weight row i by rewards[i] and average over the rows.",
     ]),
     "10.3a": judged_by("make_circles", circles_look_right, hints=[

@@ -197,10 +197,12 @@ EXERCISES = {
         (sweep_in_recording_order, "the adjoints are those of a walk in recording order: walk the records reversed"),
         (sweep_that_assigns, "a value used more than once gets only one of its contributions: adjoints must be "
                              "added (+=), not assigned")], hints=[
-        "Follow the three numbered steps above: a dictionary of adjoints, one loop over reversed(records), and "
-        "one list at the end.",
-        "Inside the loop, read out's adjoint, counting a missing one as 0.0; each parent's adjoint then grows by "
-        "its partial times that. A dictionary's get method takes a default for a missing key.",
+        "Each record hands its output's adjoint back to its inputs, times the partials it recorded; a value's "
+        "adjoint is complete once every record that used it has done so. Which order of the records makes sure of "
+        "that, and where is the adjoint of each value kept meanwhile?",
+        "A dictionary from Values to adjoints, starting from the target's own (d target / d target), and one loop "
+        "over the records in that order. A value nothing has reached yet counts as 0.0: a dictionary's get takes "
+        "a default.",
     ]),
     "11.5": value("forward_result", expected=9.0, mistakes=[
         (27.0, "that is the right derivative, 3x², which the reversed walk gives; follow the forward walk record by "
@@ -213,11 +215,11 @@ EXERCISES = {
         "Follow exp: convert with as_value, compute math.tanh of the number, record it with its one partial. "
         "tanh a = sinh a / cosh a: differentiate it with the quotient rule.",
         "The derivative of tanh is 1 / cosh², which is also 1 minus the square of tanh itself."]),
-    "11.6b": value("g_tape", expected=g_gradient(0.4, -1.5), rtol=1e-9, gradient=True, hints=[
+    "11.6b": value("g_tape", expected=lambda n: g_gradient(*n.point), rtol=1e-9, gradient=True, hints=[
         "g_tape can only be as right as the ops g uses: if the check of 11.6a (or an earlier one) fails, fix that "
         "first.",
         "gradient_on (defined in the cell that compares tapes) records a function on the tape you give it and "
-        "sweeps backwards: give it your tape (your_tape()), g and the point. It needs your reverse_sweep (11.4), "
+        "sweeps backwards: give it your tape (your_tape()), g and your point. It needs your reverse_sweep (11.4), "
         "mul and div (11.3) and tanh (11.6a).",
     ]),
 }

@@ -26,17 +26,21 @@ def softmax(x):
     return e / e.sum()
 
 
-def logistic_losses(x, t, weights):
-    return mt.nn.softplus(-t * mt.reduce_sum(x * weights, axis=1))
-
-
-def per_example_gradients(x, t, w, scale=1.0, shared=False):
-    weights = mt.constant(w if shared else np.tile(w, (len(t), 1)))
+def per_example_gradients(x, t, w):
+    """Row b is ∇ℓ_b(w) = (∂ℓ_b/∂z_b) x_b, with the B numbers ∂ℓ_b/∂z_b from one pass over the logits."""
+    z = mt.constant(x @ w)
     with mt.GradientTape() as tape:
-        tape.watch(weights)
-        total = mt.reduce_sum(logistic_losses(x, t, weights)) * scale
-    gradient = tape.gradient(total, weights).numpy()
-    return np.tile(gradient, (len(t), 1)) if shared else gradient
+        tape.watch(z)
+        total = mt.reduce_sum(mt.nn.softplus(-t * z))
+    return tape.gradient(total, z).numpy()[:, None] * x
+
+
+def batch_gradient_in_every_row(x, t, w):
+    return np.tile(per_example_gradients(x, t, w).sum(axis=0), (len(t), 1))
+
+
+def per_example_gradients_of_the_mean(x, t, w):
+    return per_example_gradients(x, t, w) / len(t)
 
 
 EXERCISES = {
@@ -70,13 +74,13 @@ EXERCISES = {
         "take that sum along the last axis and keep it (keepdims=True) so it broadcasts back over the row."]),
     "12.5": function("per_example_gradients", reference=per_example_gradients, cases=PER_EXAMPLE_CASES,
                      probe=per_example_probe, rtol=1e-10, test=one_pass_whatever_the_batch, mistakes=[
-        (lambda x, t, w: per_example_gradients(x, t, w, shared=True),
-         "every row holds the gradient of the whole batch's loss: with one w shared by all examples, their "
-         "gradients add up; give each example its own copy of w"),
-        (lambda x, t, w: per_example_gradients(x, t, w, scale=1.0 / len(t)),
+        (batch_gradient_in_every_row,
+         "every row holds the gradient of the whole batch's loss: row b must hold example b's gradient alone"),
+        (per_example_gradients_of_the_mean,
          "each row is divided by the batch size: that is the gradient of the mean of the losses; take their sum")],
         hints=[
-        "One copy of w per example: a (B, P) array whose rows all equal w, watched by the tape.",
-        "Record the sum of logistic_losses(x, t, copies) on that tape; its gradient with respect to the copies has "
-        "one row per example, and no other example's loss reaches that row."]),
+        "By the chain rule through z_b = x_b · w: ∇ℓ_b(w) = (∂ℓ_b/∂z_b) times ∂z_b/∂w, and ∂z_b/∂w is x_b. So "
+        "the B numbers ∂ℓ_b/∂z_b are all you need from the tape.",
+        "z_b appears in ℓ_b alone, so the gradient of the summed losses with respect to the vector z holds "
+        "∂ℓ_b/∂z_b in entry b, as the copies did for w: one backward pass, from the logits on."]),
 }

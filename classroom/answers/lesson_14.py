@@ -2,22 +2,27 @@
 import numpy as np
 
 import minitape as mt
-from classroom.lessons.lesson_14 import CHECKPOINT_CASES, FIXED_POINT_CASES, SOFTPLUS_CASES, checkpoint_probe, \
-    fixed_point_probe, saves_memory, softplus_probe, taped_as_one_op
+from classroom.lessons.lesson_14 import BACK_STEP_CASES, FIXED_POINT_CASES, SOFTPLUS_CASES, back_step_probe, \
+    fixed_point_probe, softplus_probe, taped_as_one_op
 from classroom.spec import function, value
 
 
-# --- 14.1: a checkpointed segment ---------------------------------------------------------------------------
-def checkpoint(segment):
-    @mt.custom_gradient
-    def run(h):
-        def grad_fn(upstream):
-            with mt.GradientTape() as tape:
-                tape.watch(h)
-                again = segment(h)
-            return tape.gradient(again, h, output_gradients=upstream)
-        return segment(mt.constant(h.numpy())), grad_fn
-    return run
+# --- 14.1: one step of h_next = tanh(W h), W orthogonal, undone: its input and its input's adjoint from its output
+def back_one_step(W, h_next, g_next):
+    return W.T @ np.arctanh(h_next), W.T @ ((1.0 - h_next**2) * g_next)
+
+
+def back_with_W_itself(W, h_next, g_next):
+    return W @ np.arctanh(h_next), W @ ((1.0 - h_next**2) * g_next)
+
+
+def back_without_tanh(W, h_next, g_next):
+    return W.T @ np.arctanh(h_next), W.T @ g_next
+
+
+def back_with_the_input_s_tanh(W, h_next, g_next):
+    h = W.T @ np.arctanh(h_next)
+    return h, W.T @ ((1.0 - np.tanh(h) ** 2) * g_next)
 
 
 # --- 14.2: the implicit gradient of a vector fixed point ----------------------------------------------------------
@@ -62,13 +67,18 @@ def softplus_safe(x):
 
 
 EXERCISES = {
-    "14.1": function("checkpoint", reference=checkpoint, cases=CHECKPOINT_CASES, probe=checkpoint_probe, rtol=1e-12,
-                     test=saves_memory, hints=[
-        "Decorate an inner function run(h) with @mt.custom_gradient; it returns (segment's value, grad_fn).",
-        "For the forward value, give the segment a tensor no tape tracks (made from h's numbers alone), so "
-        "nothing inside is recorded; grad_fn keeps only h.",
-        "In grad_fn(upstream): a new tape that watches h, the segment run again inside it, then that tape's "
-        "gradient of the output with respect to h, seeded with output_gradients=upstream.",
+    "14.1": function("back_one_step", reference=back_one_step, cases=BACK_STEP_CASES, probe=back_step_probe,
+                     rtol=1e-9, atol=1e-12, mistakes=[
+        (back_with_W_itself, "W does not undo W: for an orthogonal matrix the inverse is the transpose, and the "
+                             "adjoint of a product W h goes back through Wᵀ too"),
+        (back_without_tanh, "the input is right, but the adjoint skips the tanh: its derivative at the step "
+                            "multiplies the arriving adjoint, entry by entry"),
+        (back_with_the_input_s_tanh, "tanh'(z) = 1 - tanh(z)² at z = W h, the pre-activation, not at h: and "
+                                     "tanh(W h) is a number you already hold")], hints=[
+        "Two questions: which h gives tanh(W h) = h_next (undo the tanh, then the matrix), and which adjoint "
+        "does a matmul followed by a tanh hand back to its input (lesson 05's rules, one op at a time)?",
+        "NumPy's arctanh undoes tanh, and an orthogonal W has Wᵀ W = I. The derivative of tanh at z is "
+        "1 - tanh(z)², and tanh(z) is the step's output.",
     ]),
     "14.2": function("fixed_point", reference=implicit_fixed_point(), cases=FIXED_POINT_CASES,
                      probe=fixed_point_probe, rtol=1e-12, atol=1e-15, test=taped_as_one_op, mistakes=[

@@ -4,10 +4,33 @@ import math
 import numpy as np
 
 import minitape as mt
+from classroom.variants import variant
 
 LOSS_CASES = [(np.array([[0.25], [0.15]]),), (np.array([[-1.0], [2.0]]),)]
 
 XS = np.array([1.0, 2.0, 3.0, 4.0])  # the line y = 3x + 2 of section 2
+
+
+def _weights_off_target(rng):
+    """9.1: weights on a grid of 1/40 in [-1, 1] whose output x·w = w1 + 2 w2 misses the target 0.75 by ≥ 0.1."""
+    while True:
+        w = rng.integers(-40, 41, size=2) / 40
+        if abs(w[0] + 2 * w[1] - 0.75) >= 0.1:
+            return {"w0": (float(w[0]), float(w[1]))}
+
+
+def _inputs_of_a_line(rng):
+    """9.3: four inputs x_i on a grid of halves in [-4, 8], at least two of them different (else b and W mix)."""
+    while True:
+        xs = rng.integers(-8, 17, size=4) / 2
+        if np.ptp(xs) > 0:
+            return {"xs": xs}
+
+
+VARIANTS = {
+    "9.1": variant(w0=(0.25, 0.15), draw=_weights_off_target),   # 6,000 or so weights
+    "9.3": variant(xs=XS, draw=_inputs_of_a_line),                                # 25⁴ sets of inputs
+}
 
 
 def fit_line(lr, epochs):

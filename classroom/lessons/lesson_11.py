@@ -6,6 +6,7 @@ namespace where the answer was defined (``classroom.probes.parts``), and runs th
 import math
 
 from classroom.probes import NotAnswered, Raised, Slot, Wrong, call, parts
+from classroom.variants import variant
 
 
 def _placeholder(x):
@@ -172,3 +173,12 @@ def sweep_probe(sweep, label, records, target, sources):
     if not isinstance(got, (list, tuple)) or len(got) != len(sources):
         raise Wrong(f"on {label} it should return a list with one adjoint per source, in the order of the sources")
     return Slot([float(g) for g in got], f"on {label} the adjoints it returns are wrong: {{}}")
+
+
+# -- 11.6: the point where g(x, y) = tanh(x y) + x / y is differentiated ---------------------------------------------
+def _point(rng):
+    """x in [-2, 2] and y in ±[0.5, 3], on a grid of sixteenths: 65 × 82 points, none with y = 0."""
+    return {"point": (float(rng.integers(-32, 33)) / 16, float(rng.choice([-1, 1]) * rng.integers(8, 49)) / 16)}
+
+
+VARIANTS = {"11.6": variant(point=(0.4, -1.5), draw=_point)}

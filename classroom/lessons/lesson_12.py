@@ -104,7 +104,7 @@ def one_pass_whatever_the_batch(per_example_gradients):
             call(per_example_gradients, x, t, w, what=f"for a batch of {B} it")
         counts.append(ops.total)
     if counts[0] == 0:
-        return "it runs no minitape op: record logistic_losses on a tape and let the tape find the gradients"
+        return "it runs no minitape op: record logit_losses on a tape and let the tape find the gradients"
     if counts[0] != counts[1]:
         return (f"it runs {counts[0]} ops for a batch of 4 and {counts[1]} for a batch of 64: passes that grow with "
                 f"the batch; one tape, one backward pass, whatever B is")

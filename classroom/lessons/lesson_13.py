@@ -1,24 +1,30 @@
 """Lesson 13's public test cases and probes (your tape on arrays).
 
 Each probe runs the learner's op or layer on the learner's Values under the learner's Tape (found where the
-answer was defined, ``classroom.probes.parts``), sweeps back from a random upstream gradient, and observes the
-result and the gradient of every input.
+answer was defined, ``classroom.probes.parts``), asks that tape's own ``gradient`` for the gradients of every
+input, with a random upstream gradient, and observes them with the result. The probes hold no sweep of their own.
 """
 import numpy as np
 
 from classroom.probes import NotAnswered, Raised, Slot, Wrong, call, parts
 
 
-def adjoints(records, out, seed, inputs):
-    """The adjoints of inputs, swept back from out with the upstream gradient seed (not only ones)."""
-    adjoint = {out: seed}
-    for result, parents in reversed(records):
-        g = adjoint.get(result)
-        if g is None:
-            continue
-        for inp, vjp in parents:
-            adjoint[inp] = adjoint.get(inp, 0.0) + vjp(g)
-    return [adjoint.get(v) for v in inputs]
+def reached(records, values):
+    """Whether each of values is an input of some record: otherwise no gradient can reach it."""
+    inputs = [inp for _, recorded_parents in records for inp, _ in recorded_parents]
+    return [any(inp is v for inp in inputs) for v in values]
+
+
+def seeded_gradients(tape, out, seed, inputs):
+    """The learner's tape's gradients of sum(out * seed), an upstream gradient ``seed`` rather than ones.
+
+    The tape sweeps from ones in its target's shape: one more record, the sum weighted by ``seed``, makes the
+    adjoint that reaches ``out`` the seed itself.
+    """
+    Value = type(out)
+    target = Value(np.sum(out.data * seed))
+    tape.records.append((target, [(out, lambda g: g * seed)]))
+    return tape.gradient(target, inputs)
 
 
 def _normal(*shape):
@@ -63,17 +69,18 @@ def op_probe(op, arrays, extra):
         raise Wrong(f"on inputs of shapes {shapes} its result has inf or nan: the formula overflows for large "
                     f"logits; rewrite it in the stable form")
     seed = np.random.default_rng(31).normal(size=np.shape(out.data))
+    missing = [input_name for input_name, got in zip(who, reached(tape.records, inputs)) if not got]
+    if missing:
+        raise Wrong(f"on inputs of shapes {shapes}, {missing[0]} gets no gradient: list ({missing[0]}, its VJP) "
+                    f"among the parents of the record")
     try:
         with np.errstate(all="ignore"):
-            grads = adjoints(tape.records, out, seed, inputs)
+            grads = seeded_gradients(tape, out, seed, inputs)
     except ValueError as error:  # NumPy's complaint about shapes that do not fit
         raise Wrong(f"its VJP raised ValueError ({error}): check which array each product needs, and its "
                     f"shape") from None
     slots = [Slot(out.data, f"on inputs of shapes {shapes} the result is wrong: {{}}")]
     for input_name, array, g in zip(who, arrays, grads):
-        if g is None:
-            raise Wrong(f"on inputs of shapes {shapes}, {input_name} gets no gradient: list ({input_name}, its VJP) "
-                        f"among the parents of the record")
         if np.shape(g) != np.shape(array):
             raise Wrong(f"on inputs of shapes {shapes} the gradient of {input_name} has shape {np.shape(g)}, but "
                         f"{input_name} has shape {np.shape(array)}: a gradient has the shape of what it "
@@ -110,11 +117,10 @@ def _output_and_gradients(model, x, shapes, found, Value, Tape, what):
         out = call(model, Value(x), what=f"calling {what}")
     if not isinstance(out, Value):
         raise Wrong(f"calling {what} returned {type(out).__name__}, not a Value of your tape")
-    grads = adjoints(tape.records, out, np.ones(np.shape(out.data)), [found[s] for s in shapes])
-    if any(g is None for g in grads):
+    if not all(reached(tape.records, [found[s] for s in shapes])):
         raise Wrong("a variable gets no gradient: compute the output with your tape's ops on the Values themselves "
                     "(matmul, +, the activation), never on their .data arrays")
-    return out.data, grads
+    return out.data, tape.gradient(out, [found[s] for s in shapes])
 
 
 DENSE_CASES = [(None,), ("tanh",)]

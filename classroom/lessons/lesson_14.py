@@ -5,59 +5,33 @@ import minitape as mt
 from classroom.probes import Slot, Wrong, call
 
 
-def segment(h):
-    """Five ops on a vector: sin, exp, multiply, multiply, add."""
-    return mt.sin(h) * mt.exp(-0.5 * h) + 0.3 * h
+def _orthogonal(n, rng):
+    return np.linalg.qr(rng.normal(size=(n, n)))[0]
 
 
-X_14_1 = np.array([0.3, -1.2, 2.0, 0.7])
-CHECKPOINT_CASES = [()]
+def _back_step_case(n, seed):
+    """(W, h_next, g_next): a step's output h_next = tanh(W h) and an adjoint arriving at it."""
+    rng = np.random.default_rng(seed)
+    W = _orthogonal(n, rng)
+    return W, np.tanh(W @ rng.normal(size=(n, 1))), rng.normal(size=(n, 1))
 
 
-def _wrapped(checkpoint):
-    wrapped = call(checkpoint, segment, what="checkpoint(segment)")
-    if not callable(wrapped):
-        raise Wrong(f"checkpoint(segment) returned a {type(wrapped).__name__}, not a function: it should return a "
-                    f"function of one tensor")
-    return wrapped
+BACK_STEP_CASES = [_back_step_case(4, 140), _back_step_case(16, 141)]
 
 
-def checkpoint_probe(checkpoint):
-    """14.1: the value and the gradient of the sum of squares of two checkpointed segments."""
-    wrapped = _wrapped(checkpoint)
-    x = mt.constant(X_14_1)
-    with mt.GradientTape() as tape:
-        tape.watch(x)
-        h = call(wrapped, call(wrapped, x, what="the checkpointed function"), what="the checkpointed function")
-        loss = mt.reduce_sum(h * h)
-    gradient = tape.gradient(loss, x)
-    if gradient is None:
-        raise Wrong("no gradient reached the input: is the function wrapped with @mt.custom_gradient, and does its "
-                    "grad_fn return the gradient with respect to h?")
-    return [Slot(mt.convert_to_tensor(h).numpy(), "its value differs from segment(h): the forward pass should "
-                                                  "compute the segment itself ({})"),
-            Slot(gradient.numpy(), "its gradient differs from the plain chain's: grad_fn should differentiate "
-                                   "segment(h) at the segment's own input, with the upstream gradient as "
-                                   "output_gradients ({})")]
-
-
-def saves_memory(checkpoint):
-    """14.1: the outer tape records no op of a segment, and the backward pass runs the segment again."""
-    wrapped = _wrapped(checkpoint)
-    x = mt.constant(X_14_1)
-    with mt.GradientTape() as tape:
-        tape.watch(x)
-        loss = mt.reduce_sum(wrapped(wrapped(x)) ** 2)
-    recorded = len(tape)
-    with mt.autodiff.OpCounter() as backward:
-        tape.gradient(loss, x)
-    if recorded > 4:
-        return (f"the outer tape recorded {recorded} ops for two segments and the loss (4 would be one per segment "
-                f"and two for the loss): the forward pass is still being taped, so nothing is saved")
-    if backward.by_op["sin"] == 0:
-        return ("the backward pass never recomputed the segment: grad_fn should run the segment again, under a "
-                "tape of its own, instead of using values kept from the forward pass")
-    return None
+def back_step_probe(back_one_step, W, h_next, g_next):
+    """14.1: the step's input rebuilt from its output, and the input's adjoint, from the output alone."""
+    n = len(h_next)
+    got = call(back_one_step, W.copy(), h_next.copy(), g_next.copy(), what=f"for n = {n} it")
+    if not isinstance(got, tuple) or len(got) != 2:
+        raise Wrong("it should return two arrays, the input h and its adjoint g, as a pair: return h, g")
+    h, g = (np.asarray(mt.convert_to_tensor(part).numpy(), dtype=np.float64) for part in got)
+    for name, part in (("h", h), ("g", g)):
+        if part.shape != h_next.shape:
+            raise Wrong(f"for n = {n} its {name} has shape {part.shape}; the step's input and its adjoint have "
+                        f"the output's shape {h_next.shape}")
+    return [Slot(h, f"for n = {n} the rebuilt input h is wrong: tanh(W h) should give h_next back ({{}})"),
+            Slot(g, f"for n = {n} the adjoint g of the input is wrong: {{}}")]
 
 
 # -- 14.2: the implicit gradient of a vector fixed point -----------------------------------------------------------
@@ -97,13 +71,12 @@ def taped_as_one_op(fixed_point):
 
 
 # -- 14.3 is two numbers; 14.4: a softplus that where guards -------------------------------------------------------
-SOFTPLUS_POINTS = [-30.0, -5.0, 0.0, 3.0, 19.5, 20.0, 30.0, 100.0, 1000.0]
-SOFTPLUS_CASES = [()]
+SOFTPLUS_CASES = [([-30.0, -5.0, 0.0, 3.0, 19.5, 20.0, 30.0, 100.0, 1000.0],)]
 
 
-def softplus_probe(softplus_safe):
-    """14.4: the values and the gradient of softplus_safe in float32, from -30 to 1000."""
-    x = mt.constant(SOFTPLUS_POINTS, dtype=mt.float32)
+def softplus_probe(softplus_safe, points):
+    """14.4: the values and the gradient of softplus_safe in float32 at the points (the check's: -30 to 1000)."""
+    x = mt.constant(points, dtype=mt.float32)
     with np.errstate(all="ignore"):  # the guarded version overflows in the discarded branch: this check says so
         with mt.GradientTape() as tape:
             tape.watch(x)
@@ -117,7 +90,7 @@ def softplus_probe(softplus_safe):
         raise Wrong("its gradient is None: no recorded path from x (is it computed with minitape ops on x?)")
     g = gradient.numpy()
     if np.isnan(g).any():
-        where_nan = ", ".join(f"x = {v:g}" for v, bad in zip(SOFTPLUS_POINTS, np.isnan(g)) if bad)
+        where_nan = ", ".join(f"x = {v:g}" for v, bad in zip(points, np.isnan(g)) if bad)
         raise Wrong(f"its gradient is still NaN at {where_nan}: the op that overflows there still sees a large x, "
                     f"although where() discards its result")
     return [Slot(values, "its values are wrong: log(1 + e^x) below 20, x from there on; {}"),
