@@ -328,7 +328,7 @@ def cholesky_solve(chol, rhs, name=None):
 
 # -- qr -------------------------------------------------------------------------------------------------------
 def _qr_forward(a, part, full_matrices):
-    return _lapack(np.linalg.qr, a, "complete" if full_matrices else "reduced")[part]
+    return _lapack(lambda x: np.linalg.qr(x, "complete" if full_matrices else "reduced")[part], a)
 
 
 def _qr_refused(full_matrices):
