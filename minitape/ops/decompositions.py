@@ -22,7 +22,7 @@ is the derivative only when the vectors do not depend on the tie.
 import numpy as np
 
 from ..fast import apply
-from ..primitive import Primitive, broadcast_shape, convert_inputs
+from ..primitive import Primitive, broadcast_shape
 from ..tensor import convert_to_tensor
 from .elementwise import where
 from .linalg import _lapack, _matrices, _phi, band_part, cholesky, diag_part, matmul, matrix_transpose
@@ -112,7 +112,7 @@ def eigh(tensor, name=None):
     what does not depend on it (``e``, ``|V|``, ``V diag(e) Vᵀ``).
 
     The rules (Giles 2008, "An extended collection of matrix derivative
-    results", 3.1): differentiate ``A V = V Λ`` and multiply by ``Vᵀ``:
+    results"): differentiate ``A V = V Λ`` and multiply by ``Vᵀ``:
     with ``P = Vᵀ dA V`` and ``dV = V C``, ``P + Λ C = C Λ + dΛ``. Its
     diagonal gives ``dλᵢ = Pᵢᵢ``; off it, ``Cᵢⱼ = Pᵢⱼ / (λⱼ − λᵢ)``, so
     ``dV = V (F ∘ P)`` with ``Fᵢⱼ = 1 / (λⱼ − λᵢ)`` (0 for ``i = j``: the
@@ -159,9 +159,9 @@ def _thin_svd(a):
 def _full_matrices_refused(a, full_matrices):
     m, n = a.array.shape[-2:]
     if full_matrices and m != n:
-        raise NotImplementedError("linalg.svd: minitape has no derivative of U or V for full_matrices=True and a "
-                                  f"matrix that is not square (here {m} x {n}); TensorFlow has none for |m - n| > 1. "
-                                  "Use full_matrices=False: the extra columns are not unique anyway")
+        raise NotImplementedError(f"linalg.svd: minitape has no derivative of U or V for full_matrices=True and a "
+                                  f"matrix that is not square (here {m} x {n}); TensorFlow has them for |m - n| = 1 "
+                                  f"only. Use full_matrices=False: the extra columns are not unique anyway")
 
 
 def _svd_vjp(g, ans, a, part, full_matrices):
@@ -321,9 +321,9 @@ def cholesky_solve(chol, rhs, name=None):
     array([[0.5],
            [1. ]], dtype=float32)
     """
-    (chol,) = convert_inputs("linalg.cholesky_solve", chol)
-    y = triangular_solve(chol, rhs, lower=True)
-    return triangular_solve(chol, y, lower=True, adjoint=True)
+    factor = _full_precision("linalg.cholesky_solve", _matrices("linalg.cholesky_solve", chol))
+    b = _right_hand_side("linalg.cholesky_solve", factor, rhs)
+    return triangular_solve(factor, triangular_solve(factor, b, lower=True), lower=True, adjoint=True)
 
 
 # -- qr -------------------------------------------------------------------------------------------------------
@@ -418,8 +418,7 @@ def pinv(a, rcond=None, validate_args=False, name=None):
     array([[1. , 0. , 0. ],
            [0. , 0.5, 0. ]], dtype=float32)
     """
-    (x,) = convert_inputs("linalg.pinv", a)
-    x = _full_precision("linalg.pinv", _matrices("linalg.pinv", x, square=False))
+    x = _full_precision("linalg.pinv", _matrices("linalg.pinv", a, square=False))
     if rcond is None:
         rcond = 10.0 * max(x.array.shape[-2:]) * np.finfo(x.array.dtype).eps
     s, u, v = svd(x)
