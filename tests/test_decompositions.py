@@ -142,8 +142,9 @@ def test_errors_name_the_op_and_the_fix(call, error, message):
         call()
 
 
-@pytest.mark.parametrize("op, matrix", [(lambda a: mt.linalg.svd(a, full_matrices=True)[2], TALL.T),
+@pytest.mark.parametrize("op, matrix", [(lambda a: mt.linalg.svd(a, full_matrices=True)[2], TALL.T[:2]),
                                         (lambda a: mt.linalg.qr(a, full_matrices=True)[0], TALL)])
 def test_the_extra_columns_of_full_matrices_have_no_derivative(op, matrix):
+    # svd: V of a 2 x 4 matrix has 2 extra columns, which can turn among themselves; qr: Q of a tall matrix
     with pytest.raises(NotImplementedError, match="full_matrices=False"):
         gradients(op, matrix)

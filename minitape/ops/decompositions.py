@@ -151,24 +151,40 @@ def _svd_forward(a, part, full_matrices):
     return u if part == 1 else np.swapaxes(vh, -1, -2)
 
 
-def _thin_svd(a):
-    """``s, U, V`` of the thin SVD of ``a``, as recorded ops (the rules differentiate through them)."""
-    return tuple(apply(_svd, (a,), {"part": part, "full_matrices": False}) for part in (0, 1, 2))
+def _factors(a, full_matrices):
+    """``s, U, V`` of ``a`` as recorded ops (the rules differentiate through them), with ``U`` and ``V`` cut to
+    ``k = min(m, n)`` columns; computed as the output was (``full_matrices``), so that their signs are its signs."""
+    k = min(a.array.shape[-2:])
+    s = apply(_svd, (a,), {"part": 0, "full_matrices": False})
+    u, v = (apply(_svd, (a,), {"part": part, "full_matrices": full_matrices}) for part in (1, 2))
+    return (s, u[..., :, :k], v[..., :, :k]) if full_matrices else (s, u, v)
 
 
-def _full_matrices_refused(a, full_matrices):
+def _extra_column(a, part, full_matrices):
+    """The column that ``full_matrices=True`` adds to ``U`` (part 1) or ``V`` (part 2), or None if it adds none.
+
+    With one extra column ``w``, of unit length and orthogonal to the ``k``
+    others ``W``, the columns span the space, so ``dw = −W dWᵀ w``: ``w``
+    follows ``W``. With more, they can turn among themselves: no derivative,
+    as in TensorFlow.
+    """
     m, n = a.array.shape[-2:]
-    if full_matrices and m != n:
-        raise NotImplementedError(f"linalg.svd: minitape has no derivative of U or V for full_matrices=True and a "
-                                  f"matrix that is not square (here {m} x {n}); TensorFlow has them for |m - n| = 1 "
-                                  f"only. Use full_matrices=False: the extra columns are not unique anyway")
+    extra = (m - n if part == 1 else n - m) if full_matrices else 0
+    if extra > 1:
+        raise NotImplementedError(f"linalg.svd: the extra columns of {'U' if part == 1 else 'V'} for "
+                                  f"full_matrices=True (here {extra} of them, for a {m} x {n} matrix) are not unique, "
+                                  f"so they have no derivative, in TensorFlow too; use full_matrices=False")
+    return apply(_svd, (a,), {"part": part, "full_matrices": True})[..., :, min(m, n):] if extra == 1 else None
 
 
 def _svd_vjp(g, ans, a, part, full_matrices):
-    _full_matrices_refused(a, full_matrices)
-    s, u, v = _thin_svd(a)
+    s, u, v = _factors(a, full_matrices)
     if part == 0:  # Ā = U diag(s̄) Vᵀ
         return matmul(_columns_times(u, g), v, transpose_b=True)
+    w = _extra_column(a, part, full_matrices)
+    if w is not None:  # dw = −W dWᵀ w puts −w w̄ᵀ W into W̄
+        k = u.array.shape[-1]
+        g = g[..., :, :k] - matmul(w, matmul(g[..., :, k:], u if part == 1 else v, transpose_a=True))
     if part == 1:  # Ā = [U (J + Jᵀ) S + (I − U Uᵀ) Ū S⁻¹] Vᵀ with J = F ∘ (Uᵀ Ū)
         j = _gaps(s * s) * matmul(u, g, transpose_a=True)
         inside = _columns_times(matmul(u, j + matrix_transpose(j)), s)
@@ -182,18 +198,21 @@ def _svd_vjp(g, ans, a, part, full_matrices):
 
 
 def _svd_jvp(t, ans, a, part, full_matrices):
-    _full_matrices_refused(a, full_matrices)
-    s, u, v = _thin_svd(a)
+    s, u, v = _factors(a, full_matrices)
     p = matmul(u, matmul(t, v), transpose_a=True)  # Uᵀ dA V
     if part == 0:  # ds = diag(P)
         return diag_part(p)
     pt = matrix_transpose(p)
     if part == 1:  # dU = U (F ∘ (P S + S Pᵀ)) + (I − U Uᵀ) dA V S⁻¹
         inside = matmul(u, _gaps(s * s) * (_columns_times(p, s) + _rows_times(s, pt)))
-        return inside + _columns_times(matmul(t, v) - matmul(u, p), _safe_reciprocal(s))
-    # dV = V (F ∘ (S P + Pᵀ S)) + (I − V Vᵀ) dAᵀ U S⁻¹
-    inside = matmul(v, _gaps(s * s) * (_rows_times(s, p) + _columns_times(pt, s)))
-    return inside + _columns_times(matmul(t, u, transpose_a=True) - matmul(v, pt), _safe_reciprocal(s))
+        d = inside + _columns_times(matmul(t, v) - matmul(u, p), _safe_reciprocal(s))
+    else:  # dV = V (F ∘ (S P + Pᵀ S)) + (I − V Vᵀ) dAᵀ U S⁻¹
+        inside = matmul(v, _gaps(s * s) * (_rows_times(s, p) + _columns_times(pt, s)))
+        d = inside + _columns_times(matmul(t, u, transpose_a=True) - matmul(v, pt), _safe_reciprocal(s))
+    w = _extra_column(a, part, full_matrices)
+    if w is None:
+        return d
+    return concat([d, -matmul(u if part == 1 else v, matmul(d, w, transpose_a=True))], axis=-1)  # dw = −W dWᵀ w
 
 
 _svd = Primitive("svd", _svd_forward, keeps="inputs", vjp=[_svd_vjp], jvp=[_svd_jvp])
@@ -222,9 +241,9 @@ def svd(tensor, full_matrices=False, compute_uv=True, name=None):
     from ``V``. The gradient of ``s`` always exists where the singular
     values are distinct; ``U`` and ``V``'s need them distinct and nonzero.
     At a tie ``F`` is 0 and at ``s = 0`` ``S⁻¹`` is 0, as in TensorFlow (see
-    the module's note). For ``full_matrices=True`` the derivatives of ``U``
-    and ``V`` exist for square matrices only (TensorFlow also has them for
-    ``|m − n| = 1``).
+    the module's note). For ``full_matrices=True`` the extra columns follow
+    the others if there is one of them (``|m − n| = 1``, see
+    :func:`_extra_column`); more have no derivative, as in TensorFlow.
 
     >>> svd([[3.0, 0.0], [0.0, -4.0]], compute_uv=False).numpy()
     array([4., 3.], dtype=float32)
