@@ -131,6 +131,8 @@ DELIBERATE = {
     "recompute_grad_of_two_outputs": {"error": "TypeError"},
     # TensorFlow's recompute_grad refuses forward mode (NotImplementedError); minitape's gives the JVP.
     "recompute_grad_in_forward_mode": {"value": 1094.0, "shape": [], "dtype": "float32"},
+    # lstsq(fast=False) is pinv(matrix) @ rhs in minitape, with pinv's gradient; TensorFlow's has none (ValueError).
+    "lstsq_not_fast_gradient": [tensor([[0.5], [0.0]], "float32")],
 }
 
 
