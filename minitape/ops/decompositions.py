@@ -19,6 +19,8 @@ tie, and so does minitape (:func:`_safe_reciprocal`): a finite number that
 is the derivative only when the vectors do not depend on the tie.
 """
 
+import collections
+
 import numpy as np
 
 from ..fast import apply
@@ -384,10 +386,12 @@ def _qr_jvp(t, ans, a, part, full_matrices):
 
 _qr = Primitive("qr", _qr_forward, keeps="inputs", vjp=[_qr_vjp], jvp=[_qr_jvp])
 
+Qr = collections.namedtuple("Qr", ["q", "r"])  # TensorFlow's name for the pair
+
 
 def qr(input, full_matrices=False, name=None):
-    """The QR decomposition ``A = Q R`` of each matrix: ``(q, r)``, ``Q`` with orthonormal columns, ``R``
-    upper triangular.
+    """The QR decomposition ``A = Q R`` of each matrix: ``(q, r)`` (fields ``.q`` and ``.r``), ``Q`` with
+    orthonormal columns, ``R`` upper triangular.
 
     For ``m x n`` and ``k = min(m, n)``, ``Q`` is ``m x k`` and ``R`` is
     ``k x n`` (``full_matrices=True``: ``m x m`` and ``m x n``). Each column
@@ -418,9 +422,9 @@ def qr(input, full_matrices=False, name=None):
     if m < n:
         x, y = a[..., :m], a[..., m:]
         q, u = qr(x)
-        return q, concat([u, matmul(q, y, transpose_a=True)], axis=-1)
+        return Qr(q, concat([u, matmul(q, y, transpose_a=True)], axis=-1))
     full = bool(full_matrices) and m > n  # for a square matrix both are the same
-    return apply(_qr, (a,), {"part": 0, "full_matrices": full}), apply(_qr, (a,), {"part": 1, "full_matrices": full})
+    return Qr(*(apply(_qr, (a,), {"part": part, "full_matrices": full}) for part in (0, 1)))
 
 
 # -- built from the decompositions: pinv, lstsq -----------------------------------------------------------
