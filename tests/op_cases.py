@@ -385,3 +385,69 @@ CASES += [
     OpCase("batch_normalization_without_offset_and_scale",
            lambda x, m, v: mt.nn.batch_normalization(x, m, v * v + 0.5, None, None, 1e-3), fixed((2, 3), (3,), ())),
 ]
+
+
+# -- issue 31: decompositions and the solvers built on them (linalg2) -----------------------------------------
+def _apart(values, gap=0.1):
+    """No two of the last axis's values closer than ``gap`` (where eigenvectors and singular vectors turn)."""
+    v = np.sort(values, axis=-1)
+    return v.shape[-1] < 2 or np.min(np.diff(v, axis=-1)) > gap
+
+
+def _eigenvalues_apart(x):
+    lower = np.tril(x)
+    return _apart(np.linalg.eigvalsh(lower + np.swapaxes(np.tril(x, -1), -1, -2)))
+
+
+def _singular_values_apart(x):
+    s = np.linalg.svd(x, compute_uv=False)
+    return _apart(s) and np.all(s > 0.1)
+
+
+def _pairs(u, v):
+    """``u_j v_jᵀ`` for every column ``j``: free of the sign each column pair of a decomposition may take."""
+    return mt.einsum("...ij,...kj->...ikj", u, v)
+
+
+def _qr_with_a_positive_diagonal(x, part):
+    """``Q`` and ``R`` with ``R``'s diagonal made positive: the QR decomposition that is unique (and smooth)."""
+    q, r = mt.linalg.qr(x)
+    signs = mt.sign(mt.linalg.diag_part(r[..., :, :r.shape[-2]]))
+    return q * mt.expand_dims(signs, -2) if part == 0 else r * mt.expand_dims(signs, -1)
+
+
+CASES += [
+    OpCase("eigvalsh", mt.linalg.eigvalsh, fixed((3, 3)), valid=_eigenvalues_apart),
+    OpCase("eigh_eigenvectors", lambda x: _pairs(*[mt.linalg.eigh(x)[1]] * 2), fixed((3, 3)), valid=_eigenvalues_apart),
+    OpCase("eigh_batch", lambda x: _pairs(mt.linalg.eigh(x)[1], mt.linalg.eigh(x)[1] * mt.expand_dims(
+        mt.linalg.eigh(x)[0], -2)), fixed((2, 2, 2)), valid=_eigenvalues_apart),
+    OpCase("svd_singular_values", lambda x: mt.linalg.svd(x, compute_uv=False), fixed((3, 2)),
+           valid=_singular_values_apart),
+    OpCase("svd_tall", lambda x: _pairs(*mt.linalg.svd(x)[1:]), fixed((3, 2)), valid=_singular_values_apart),
+    OpCase("svd_wide", lambda x: _pairs(*mt.linalg.svd(x)[1:]), fixed((2, 3)), valid=_singular_values_apart),
+    OpCase("svd_left_vectors_batch", lambda x: _pairs(*[mt.linalg.svd(x, full_matrices=True)[1]] * 2),
+           fixed((2, 2, 2)), valid=_singular_values_apart),
+    OpCase("svd_right_vectors", lambda x: _pairs(*[mt.linalg.svd(x)[2]] * 2), fixed((2, 3)),
+           valid=_singular_values_apart),
+    OpCase("svd_full_matrices_tall", lambda x: _pairs(*[mt.linalg.svd(x, full_matrices=True)[1]] * 2), fixed((3, 2)),
+           valid=_singular_values_apart),
+    OpCase("svd_full_matrices_wide", lambda x: _pairs(*[mt.linalg.svd(x, full_matrices=True)[2]] * 2), fixed((2, 3)),
+           valid=_singular_values_apart),
+    OpCase("qr_q", lambda x: _qr_with_a_positive_diagonal(x, 0), fixed((3, 2)), valid=_singular_values_apart),
+    OpCase("qr_r", lambda x: _qr_with_a_positive_diagonal(x, 1), fixed((3, 2)), valid=_singular_values_apart),
+    OpCase("qr_wide", lambda x: _qr_with_a_positive_diagonal(x, 1), fixed((2, 3)),
+           valid=lambda x: _singular_values_apart(x[..., :2])),
+    OpCase("qr_square_batch", lambda x: _qr_with_a_positive_diagonal(x, 0), fixed((2, 2, 2)),
+           valid=_singular_values_apart),
+    OpCase("triangular_solve", lambda a, b: mt.linalg.triangular_solve(_shifted(a, 5.0), b), fixed((3, 3), (3, 2))),
+    OpCase("triangular_solve_upper_adjoint_broadcast",
+           lambda a, b: mt.linalg.triangular_solve(_shifted(a, 5.0), b, lower=False, adjoint=True),
+           fixed((3, 3), (2, 3, 1))),
+    OpCase("cholesky_solve", lambda x, b: mt.linalg.cholesky_solve(mt.linalg.cholesky(_spd(x)), b),
+           fixed((2, 2, 2), (2, 2, 1))),
+    OpCase("pinv", mt.linalg.pinv, fixed((3, 2)), valid=_singular_values_apart),
+    OpCase("lstsq", lambda a, b: mt.linalg.lstsq(a, b, l2_regularizer=0.1), fixed((3, 2), (3, 2)),
+           valid=lambda a, b: _singular_values_apart(a)),
+    OpCase("lstsq_least_norm", lambda a, b: mt.linalg.lstsq(a, b), fixed((2, 3), (2, 1)),
+           valid=lambda a, b: _singular_values_apart(a)),
+]

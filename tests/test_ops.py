@@ -61,9 +61,10 @@ def ops_run_by(case):
 def test_every_primitive_has_a_case():
     """A new op must come with a derivative test: the ops the cases run, on one input each, cover every op."""
     seen = set().union(*(ops_run_by(case) for case in CASES))
-    from minitape.ops import creation, elementwise, indexing, linalg, nn, reductions, shapes, sorting
+    from minitape.ops import creation, decompositions, elementwise, indexing, linalg, nn, reductions, shapes, sorting
     from minitape.primitive import Primitive
-    defined = {obj.name for module in (creation, elementwise, indexing, linalg, nn, reductions, shapes, sorting)
+    defined = {obj.name for module in (creation, decompositions, elementwise, indexing, linalg, nn, reductions, shapes,
+                                       sorting)
                for obj in vars(module).values() if isinstance(obj, Primitive)}
     defined |= {fn.primitive.name for module in (elementwise, reductions)
                 for fn in vars(module).values() if hasattr(fn, "primitive")}

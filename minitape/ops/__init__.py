@@ -8,6 +8,7 @@ The ops are grouped by family, one module each:
 * :mod:`.indexing`: gather, gather_nd, slice, split, pad, one_hot, scatter_nd, segment sums;
 * :mod:`.sorting`: sort, argsort, top_k, searchsorted;
 * :mod:`.linalg`: matrix products, einsum, inverses, solves, determinants, Cholesky;
+* :mod:`.decompositions`: eigh, svd, qr, triangular and Cholesky solves, pinv, lstsq;
 * :mod:`.nn`: softmax, the cross-entropy losses, activations (elu, gelu, selu, ...), moments and
   batch_normalization, embedding_lookup;
 * :mod:`.creation`: zeros, ones, ranges (constants, never recorded);
@@ -43,18 +44,20 @@ from .indexing import segment_sum, unsorted_segment_sum  # noqa: F401
 from .linalg import (cholesky, det, diag, diag_part, inv, logdet, slogdet, solve, tensor_diag,  # noqa: F401
                      tensor_diag_part, trace)
 from .linalg import adjoint, band_part, cross, global_norm, matvec, normalize, set_diag  # noqa: F401
+from .decompositions import (cholesky_solve, eigh, eigvalsh, lstsq, pinv, qr, svd,  # noqa: F401
+                             triangular_solve)
 from .nn import elu, embedding_lookup, silu, swish  # noqa: F401
 from .nn import (batch_normalization, gelu, l2_normalize, leaky_relu, moments, relu6, selu, softsign,  # noqa: F401
                  sparse_softmax_cross_entropy_with_logits)
 from .reductions import reduce_euclidean_norm, reduce_std, reduce_variance  # noqa: F401
 from .sorting import top_k  # noqa: F401
 
-from . import casting, creation, elementwise, indexing, linalg, nn, reductions, shapes, sorting
+from . import casting, creation, decompositions, elementwise, indexing, linalg, nn, reductions, shapes, sorting
 from ..primitive import convert_inputs
 from ..tensor import Tensor, Variable, packing
 
-__all__ = list(dict.fromkeys(name for module in (casting, creation, elementwise, indexing, linalg, nn, reductions,
-                                                  shapes, sorting) for name in module.__all__))
+__all__ = list(dict.fromkeys(name for module in (casting, creation, decompositions, elementwise, indexing, linalg, nn,
+                                                  reductions, shapes, sorting) for name in module.__all__))
 
 
 def _reflected(op):
