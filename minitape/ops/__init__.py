@@ -10,6 +10,7 @@ The ops are grouped by family, one module each:
 * :mod:`.linalg`: matrix products, einsum, inverses, solves, determinants, Cholesky;
 * :mod:`.nn`: softmax, the cross-entropy losses, activations (elu, gelu, selu, ...), moments and
   batch_normalization, embedding_lookup;
+* :mod:`.convolution`: conv1d, conv2d, conv2d_transpose, max and average pooling;
 * :mod:`.creation`: zeros, ones, ranges (constants, never recorded);
 * :mod:`.casting`: cast, which every family uses.
 
@@ -43,6 +44,8 @@ from .indexing import segment_sum, unsorted_segment_sum  # noqa: F401
 from .linalg import (cholesky, det, diag, diag_part, inv, logdet, slogdet, solve, tensor_diag,  # noqa: F401
                      tensor_diag_part, trace)
 from .linalg import adjoint, band_part, cross, global_norm, matvec, normalize, set_diag  # noqa: F401
+from .convolution import (avg_pool, avg_pool1d, avg_pool2d, conv1d, conv2d, conv2d_transpose,  # noqa: F401
+                          convolution, max_pool, max_pool1d, max_pool2d)
 from .nn import elu, embedding_lookup, silu, swish  # noqa: F401
 from .nn import (batch_normalization, gelu, l2_normalize, leaky_relu, moments, relu6, selu, softsign,  # noqa: F401
                  sparse_softmax_cross_entropy_with_logits)
