@@ -47,7 +47,7 @@ from .linalg import adjoint, band_part, cross, global_norm, matvec, normalize, s
 from .convolution import (avg_pool, avg_pool1d, avg_pool2d, conv1d, conv2d, conv2d_transpose,  # noqa: F401
                           convolution, max_pool, max_pool1d, max_pool2d)
 from .nn import elu, embedding_lookup, silu, swish  # noqa: F401
-from .nn import (batch_normalization, gelu, l2_normalize, leaky_relu, moments, relu6, selu, softsign,  # noqa: F401
+from .nn import (batch_normalization, dropout, gelu, l2_normalize, leaky_relu, moments, relu6, selu, softsign,  # noqa: F401
                  sparse_softmax_cross_entropy_with_logits)
 from .reductions import reduce_euclidean_norm, reduce_std, reduce_variance  # noqa: F401
 from .sorting import top_k  # noqa: F401
