@@ -29,6 +29,8 @@ TensorFlow's does), an average pool is a convolution of each channel with a
 window of ones, divided by how many input elements each window covers.
 """
 
+import math
+
 import numpy as np
 
 from ..dtypes import FLOATING
@@ -53,6 +55,9 @@ def _windows(x, taps, steps, dilations):
     """
     spatial = tuple(range(1, len(taps) + 1))
     spans = [(k - 1) * r + 1 for k, r in zip(taps, dilations)]
+    counts = [max((n - k) // s + 1, 0) for n, k, s in zip(x.shape[1:-1], spans, steps)]
+    if 0 in counts:  # a window longer than the input: none fits
+        return np.zeros((x.shape[0], *counts, x.shape[-1], *taps), x.dtype)
     view = np.lib.stride_tricks.sliding_window_view(x, spans, axis=spatial)
     every = [slice(None, None, s) for s in steps]
     inside = [slice(None, None, r) for r in dilations]
@@ -81,6 +86,8 @@ def _correlate_transposed(g, w, strides, dilations, pads, sizes):
     in and out channels swapped), at stride 1; then drop the padding's places.
     """
     d = w.ndim - 2
+    if g.size == 0:  # no output (or no example): nothing comes back
+        return np.zeros((g.shape[0], *sizes, w.shape[-2]), g.dtype)
     spread = np.zeros((g.shape[0], *[(n - 1) * s + 1 for n, s in zip(g.shape[1:-1], strides)], g.shape[-1]), g.dtype)
     spread[(slice(None), *[slice(None, None, s) for s in strides])] = g
     padded = [n + before + after for n, (before, after) in zip(sizes, pads)]
@@ -98,6 +105,8 @@ def _correlate_for_filters(x, g, strides, dilations, pads, taps):
     are s apart, one window every r (the first ``taps`` of them).
     """
     d = g.ndim - 2
+    if g.size == 0:
+        return np.zeros((*taps, x.shape[-1], g.shape[-1]), g.dtype)
     windows = _windows(_pad(x, pads), g.shape[1:-1], dilations, strides)
     windows = windows[(slice(None), *[slice(k) for k in taps])]
     return np.tensordot(windows, g, axes=([0, *range(d + 2, 2 * d + 2)], list(range(d + 1))))
@@ -217,8 +226,12 @@ def _check_layout(data_format, d, op_name):
 
 
 def _output_sizes(sizes, spans, strides, pads, op_name):
-    outputs = [(n + before + after - k) // s + 1 for n, k, s, (before, after) in zip(sizes, spans, strides, pads)]
-    if min(outputs, default=1) < 1:
+    """How many windows fit along each axis, counted as TensorFlow counts them: (room + stride) / stride, rounded
+    toward zero, where the room is what the padded input has beyond one window. So a window a little longer than
+    the input gives no output (an empty tensor), and one at least two strides longer is an error."""
+    rooms = [n + before + after - k for n, k, (before, after) in zip(sizes, spans, pads)]
+    outputs = [int((room + s) / s) for room, s in zip(rooms, strides)]
+    if min(outputs, default=0) < 0:
         raise ValueError(f"{op_name}: a window spans {list(spans)} elements but the padded input has only "
                          f"{[n + a + b for n, (a, b) in zip(sizes, pads)]}; use padding='SAME' or a smaller window")
     return outputs
@@ -367,7 +380,7 @@ def _max_pool(op_name, input, ksize, strides, padding, data_format, d=None):
     padded = np.pad(values, [(0, 0), *pads, (0, 0)], constant_values=lowest)
     positions = np.pad(np.arange(values.size).reshape(values.shape), [(0, 0), *pads, (0, 0)], constant_values=-1)
     value_windows, position_windows = _windows(padded, ksize, strides, ones), _windows(positions, ksize, strides, ones)
-    flat = (*value_windows.shape[:d + 2], -1)  # each window's taps in one row, in row-major order
+    flat = (*value_windows.shape[:d + 2], math.prod(ksize))  # each window's taps in one row, in row-major order
     value_windows, position_windows = value_windows.reshape(flat), position_windows.reshape(flat)
     largest = np.max(value_windows, axis=-1, keepdims=True)
     # the first real element equal to the largest (a NaN, if the window holds one: np.max gives NaN then)
