@@ -398,6 +398,8 @@ CASES += [
            fixed((2, 3, 3, 1), (2, 2, 1, 1))),
     OpCase("conv2d_with_two_batch_axes", lambda x, w: mt.nn.conv2d(x, w, 1, "VALID"),
            fixed((2, 1, 2, 3, 1), (2, 2, 1, 1))),
+    OpCase("conv2d_grouped_channels_first", lambda x, w: mt.nn.conv2d(x, w, 1, "SAME", data_format="NCHW"),
+           fixed((1, 4, 2, 3), (2, 2, 2, 2))),
     OpCase("conv2d_transpose", lambda g, w: mt.nn.conv2d_transpose(g, w, [1, 5, 4, 1], 2, "SAME"),
            fixed((1, 3, 2, 2), (3, 2, 1, 2))),
     # finite differences cannot step across a tie within a window: the elements are drawn apart

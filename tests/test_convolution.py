@@ -130,9 +130,12 @@ def test_dropout_with_a_tensor_rate_passes_the_gradient_to_the_rate():
 # -- errors that name the fix ------------------------------------------------------------------------------------------
 @pytest.mark.parametrize(("call", "message"), [
     (lambda: mt.nn.conv2d(mt.ones([1, 4, 4, 3]), mt.ones([2, 2, 2, 1]), 1, "VALID"), "3 channels but the filters"),
-    (lambda: mt.nn.conv2d(mt.ones([1, 2, 2, 1]), mt.ones([3, 3, 1, 1]), 1, "VALID"), "padding='SAME'"),
-    (lambda: mt.nn.conv2d(mt.ones([1, 1, 4, 4]), mt.ones([2, 2, 1, 1]), 1, "VALID", data_format="NCHW"),
-     "channels last"),
+    (lambda: mt.nn.conv2d(mt.ones([1, 4, 4, 4]), mt.ones([2, 2, 2, 3]), 1, "VALID"), "groups"),
+    (lambda: mt.nn.conv2d(mt.ones([1, 2, 2, 1]), mt.ones([4, 4, 1, 1]), 1, "VALID"), "padding='SAME'"),
+    (lambda: mt.nn.conv2d(mt.ones([1, 4, 4, 1]), mt.ones([2, 2, 1, 1]), 1, "VALID", data_format="NWHC"),
+     "'NHWC' or 'NCHW'"),
+    (lambda: mt.nn.conv2d_transpose(mt.ones([1, 1, 2, 2]), mt.ones([2, 2, 1, 1]), [1, 1, 4, 4], 2,
+                                    data_format="NCHW"), "move the channels last"),
     (lambda: mt.nn.conv2d(mt.ones([1, 4, 4, 1]), mt.ones([2, 2, 1, 1]), [2, 1, 1, 1], "VALID"), "batch and channel"),
     (lambda: mt.nn.max_pool2d(mt.ones([4, 4, 1]), 2, 2, "VALID"), "4 axes"),
     (lambda: mt.nn.conv2d_transpose(mt.ones([1, 2, 2, 1]), mt.ones([2, 2, 1, 1]), [1, 6, 6, 1], 2, "VALID"),

@@ -137,6 +137,9 @@ DELIBERATE = {
     "tensor_array_written_at_a_negative_index": {"error": "IndexError"},
     "tensor_array_read_out_of_range": {"error": "IndexError"},
     "variable_of_complex_numbers": {"error": "TypeError"},
+    # Convolutions (issue 31) take Python lists, as every other op does; TensorFlow's conv2d fails on them inside
+    # its own code (AttributeError).
+    "conv2d_of_python_lists": tensor([[[[21.0]], [[43.0]]]], "float32"),
 }
 
 

@@ -38,7 +38,7 @@ from ..fast import apply
 from ..primitive import Primitive, check_dtype, convert_inputs
 from ..tensor import Tensor
 from .indexing import gather
-from .shapes import reshape, transpose
+from .shapes import concat, reshape, transpose
 
 _CONV_DTYPES = FLOATING | {np.dtype(np.int32)}  # TensorFlow's Conv2D kernel's list
 _MAX_POOL_DTYPES = FLOATING | {np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16)}
@@ -218,11 +218,24 @@ def _pads(padding, sizes, spans, strides, op_name, explicit=False):
     return tuple(pairs[1:-1])
 
 
-def _check_layout(data_format, d, op_name):
-    channels_last = "N" + "DHW"[3 - d:] + "C"
-    if data_format is not None and data_format != channels_last:
-        raise ValueError(f"{op_name}: only channels-last data is supported (data_format='{channels_last}'); move "
-                         f"the channels last first, e.g. mt.transpose(x, [0, 2, 3, 1]) for NCHW")
+def _channels_first(data_format, d, op_name, allowed=True):
+    """Whether ``data_format`` puts the channels first (``NCHW``) rather than last (``NHWC``, the default)."""
+    last, first = "N" + "DHW"[3 - d:] + "C", "NC" + "DHW"[3 - d:]
+    if data_format is None or data_format == last:
+        return False
+    if data_format == first and allowed:
+        return True
+    expected = (f"{last!r} or {first!r}" if allowed else
+                f"{last!r} (move the channels last first, e.g. mt.transpose(x, [0, 2, 3, 1]) for NCHW)")
+    raise ValueError(f"{op_name}: data_format must be {expected}, got {data_format!r}")
+
+
+def _channels_last(values, d):
+    """A list of d + 2 values (strides, dilations, paddings) given for channels-first data, reordered for
+    channels-last; anything else as it is."""
+    if isinstance(values, (list, tuple)) and len(values) == d + 2:
+        return [values[0], *values[2:], values[1]]
+    return values
 
 
 def _output_sizes(sizes, spans, strides, pads, op_name):
@@ -238,16 +251,24 @@ def _output_sizes(sizes, spans, strides, pads, op_name):
 
 
 # -- convolutions ------------------------------------------------------------------------------------------------
-def _convolve(op_name, input, filters, strides, padding, dilations, d, explicit=False):
+def _convolve(op_name, input, filters, strides, padding, dilations, d, channels_first=False, explicit=False):
     x, w = convert_inputs(op_name, input, filters)
     check_dtype(op_name, x, _CONV_DTYPES)
     if w.array.ndim != d + 2 or x.array.ndim < d + 2:
         raise ValueError(f"{op_name}: input must have at least {d + 2} axes (batch, {d} spatial, channels) and "
                          f"filters exactly {d + 2} ({d} spatial, in channels, out channels); got shapes "
                          f"{x.array.shape} and {w.array.shape}")
-    if x.array.shape[-1] != w.array.shape[-2]:
+    if channels_first:  # computed channels-last: the channels moved to the end, and the output's back
+        c = x.array.ndim - d - 1
+        x = transpose(x, [*range(c), *range(c + 1, c + d + 1), c])
+        y = _convolve(op_name, x, w, _channels_last(strides, d), _channels_last(padding, d),
+                      _channels_last(dilations, d), d, explicit=explicit)
+        return transpose(y, [*range(c), c + d, *range(c, c + d)])
+    groups, remainder = divmod(x.array.shape[-1], w.array.shape[-2])
+    if remainder or groups == 0 or w.array.shape[-1] % groups:
         raise ValueError(f"{op_name}: the input has {x.array.shape[-1]} channels but the filters take "
-                         f"{w.array.shape[-2]} (their second-to-last axis); they must be equal")
+                         f"{w.array.shape[-2]} (their second-to-last axis): they must be equal, or divide them "
+                         f"into groups that also divide the filters' {w.array.shape[-1]} outputs")
     strides = _per_axis(strides, d, "strides", op_name)
     dilations = _per_axis(dilations, d, "dilations", op_name)
     batch, sizes = x.array.shape[:-d - 1], x.array.shape[-d - 1:-1]
@@ -256,7 +277,12 @@ def _convolve(op_name, input, filters, strides, padding, dilations, d, explicit=
     outputs = _output_sizes(sizes, spans, strides, pads, op_name)
     if len(batch) != 1:  # TensorFlow reads every axis before the spatial ones as the batch
         x = reshape(x, [-1, *x.array.shape[-d - 1:]])
-    y = _conv(x, w, strides, dilations, pads)
+    if groups == 1:
+        y = _conv(x, w, strides, dilations, pads)
+    else:  # a grouped convolution: each group of input channels has its own filters, and its share of the outputs
+        ins, outs = w.array.shape[-2], w.array.shape[-1] // groups
+        y = concat([_conv(x[..., g * ins:(g + 1) * ins], w[..., g * outs:(g + 1) * outs], strides, dilations, pads)
+                    for g in range(groups)], axis=-1)
     return y if len(batch) == 1 else reshape(y, [*batch, *outputs, w.array.shape[-1]])
 
 
@@ -272,8 +298,8 @@ def convolution(input, filters, strides=None, padding="VALID", data_format=None,
     if d not in (1, 2, 3):
         raise ValueError(f"convolution: filters must have 3, 4 or 5 axes (1 to 3 spatial, in and out channels), "
                          f"got {d + 2}")
-    _check_layout(data_format, d, "convolution")
-    return _convolve("convolution", x, w, strides, padding, dilations, d)
+    channels_first = _channels_first(data_format, d, "convolution")
+    return _convolve("convolution", x, w, strides, padding, dilations, d, channels_first)
 
 
 def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, name=None):
@@ -285,8 +311,8 @@ def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, n
     >>> conv1d([[[1.0], [2.0], [3.0]]], [[[1.0]], [[10.0]]], stride=1, padding="SAME").numpy()[0, :, 0]
     array([21., 32.,  3.], dtype=float32)
     """
-    _check_layout(data_format, 1, "conv1d")
-    return _convolve("conv1d", input, filters, stride, padding, dilations, 1)
+    channels_first = _channels_first(data_format, 1, "conv1d")
+    return _convolve("conv1d", input, filters, stride, padding, dilations, 1, channels_first)
 
 
 def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None, name=None):
@@ -307,8 +333,8 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
     array([[ 8., 12.],
            [20., 24.]], dtype=float32)
     """
-    _check_layout(data_format, 2, "conv2d")
-    return _convolve("conv2d", input, filters, strides, padding, dilations, 2, explicit=True)
+    channels_first = _channels_first(data_format, 2, "conv2d")
+    return _convolve("conv2d", input, filters, strides, padding, dilations, 2, channels_first, explicit=True)
 
 
 def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data_format="NHWC", dilations=None,
@@ -328,7 +354,7 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data
            [1., 1., 1., 1.]], dtype=float32)
     """
     op_name = "conv2d_transpose"
-    _check_layout(data_format, 2, op_name)
+    _channels_first(data_format, 2, op_name, allowed=False)
     g, w = convert_inputs(op_name, input, filters)
     check_dtype(op_name, g, FLOATING)
     shape = [int(n) for n in np.ravel(output_shape.numpy() if isinstance(output_shape, Tensor) else output_shape)]
@@ -346,10 +372,12 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data
 
 
 # -- pooling -----------------------------------------------------------------------------------------------------
-def _pool_arguments(op_name, input, ksize, strides, padding, data_format, d, allowed, explicit):
+def _pool(pool, op_name, input, ksize, strides, padding, data_format, d=None):
+    """``pool`` (``_max_pool`` or ``_avg_pool``) of ``input``, its arguments checked; ``d`` spatial axes (None: as
+    many as ``input`` has beyond batch and channels). Channels-first data is pooled channels-last: the channels
+    moved to the end, and the output's back."""
     (x,) = convert_inputs(op_name, input)
-    check_dtype(op_name, x, allowed)
-    if d is None:  # max_pool and avg_pool: as many spatial axes as the input has beyond batch and channels
+    if d is None:
         d = x.array.ndim - 2
         if d not in (1, 2, 3):
             raise ValueError(f"{op_name}: input must have 3, 4 or 5 axes (batch, 1 to 3 spatial, channels), "
@@ -357,15 +385,23 @@ def _pool_arguments(op_name, input, ksize, strides, padding, data_format, d, all
     elif x.array.ndim != d + 2:
         raise ValueError(f"{op_name}: input must have {d + 2} axes (batch, {d} spatial, channels), got shape "
                          f"{x.array.shape}")
-    _check_layout(data_format, d, op_name)
+    if not _channels_first(data_format, d, op_name):
+        return pool(op_name, x, ksize, strides, padding, d)
+    x = transpose(x, [0, *range(2, d + 2), 1])
+    y = pool(op_name, x, _channels_last(ksize, d), _channels_last(strides, d), _channels_last(padding, d), d)
+    return transpose(y, [0, d + 1, *range(1, d + 1)])
+
+
+def _pool_arguments(op_name, x, ksize, strides, padding, d, allowed, explicit):
+    check_dtype(op_name, x, allowed)
     ksize, strides = _per_axis(ksize, d, "ksize", op_name), _per_axis(strides, d, "strides", op_name)
     sizes = x.array.shape[1:-1]
     pads = _pads(padding, sizes, ksize, strides, op_name, explicit)
     _output_sizes(sizes, ksize, strides, pads, op_name)
-    return x, ksize, strides, pads
+    return ksize, strides, pads
 
 
-def _max_pool(op_name, input, ksize, strides, padding, data_format, d=None):
+def _max_pool(op_name, x, ksize, strides, padding, d):
     """Each window's first largest element, gathered from ``input`` (so its gradient goes there alone).
 
     The windows are found in NumPy, on the values (padded with the lowest
@@ -373,9 +409,8 @@ def _max_pool(op_name, input, ksize, strides, padding, data_format, d=None):
     place no window may pick); "first" is in row-major order within the
     window, as TensorFlow picks among ties.
     """
-    x, ksize, strides, pads = _pool_arguments(op_name, input, ksize, strides, padding, data_format, d,
-                                              _MAX_POOL_DTYPES, explicit=True)
-    d, values, ones = len(ksize), x.array, (1,) * len(ksize)
+    ksize, strides, pads = _pool_arguments(op_name, x, ksize, strides, padding, d, _MAX_POOL_DTYPES, explicit=True)
+    values, ones = x.array, (1,) * d
     lowest = -np.inf if values.dtype.kind == "f" else np.iinfo(values.dtype).min
     padded = np.pad(values, [(0, 0), *pads, (0, 0)], constant_values=lowest)
     positions = np.pad(np.arange(values.size).reshape(values.shape), [(0, 0), *pads, (0, 0)], constant_values=-1)
@@ -389,16 +424,14 @@ def _max_pool(op_name, input, ksize, strides, padding, data_format, d=None):
     return gather(reshape(x, [-1]), picked)
 
 
-def _avg_pool(op_name, input, ksize, strides, padding, data_format, d=None):
+def _avg_pool(op_name, x, ksize, strides, padding, d):
     """Each window's mean over the input elements it covers (padding is not counted, as in TensorFlow).
 
     The sums are a convolution of each channel on its own (channels moved
     into the batch) with a window of ones: linear, so every derivative is
     the convolution's.
     """
-    x, ksize, strides, pads = _pool_arguments(op_name, input, ksize, strides, padding, data_format, d, FLOATING,
-                                              explicit=False)
-    d = len(ksize)
+    ksize, strides, pads = _pool_arguments(op_name, x, ksize, strides, padding, d, FLOATING, explicit=False)
     n, *sizes, c = x.array.shape
     one_per_channel = reshape(transpose(x, [0, d + 1, *range(1, d + 1)]), [n * c, *sizes, 1])
     ones = Tensor(np.ones((*ksize, 1, 1), x.array.dtype))
@@ -416,12 +449,12 @@ def max_pool(input, ksize, strides, padding, data_format=None, name=None):
     >>> max_pool([[[1.0], [3.0], [2.0], [0.0]]], ksize=2, strides=2, padding="VALID").numpy()[0, :, 0]
     array([3., 2.], dtype=float32)
     """
-    return _max_pool("max_pool", input, ksize, strides, padding, data_format)
+    return _pool(_max_pool, "max_pool", input, ksize, strides, padding, data_format)
 
 
 def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
     """:func:`max_pool` over the width of ``input`` (batch, width, channels)."""
-    return _max_pool("max_pool1d", input, ksize, strides, padding, data_format, d=1)
+    return _pool(_max_pool, "max_pool1d", input, ksize, strides, padding, data_format, d=1)
 
 
 def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
@@ -433,7 +466,7 @@ def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
     >>> max_pool2d(np.ones((1, 3, 3, 1)), ksize=2, strides=2, padding="SAME").shape
     TensorShape([1, 2, 2, 1])
     """
-    return _max_pool("max_pool2d", input, ksize, strides, padding, data_format, d=2)
+    return _pool(_max_pool, "max_pool2d", input, ksize, strides, padding, data_format, d=2)
 
 
 def avg_pool(input, ksize, strides, padding, data_format=None, name=None):
@@ -443,17 +476,17 @@ def avg_pool(input, ksize, strides, padding, data_format=None, name=None):
     >>> avg_pool([[[1.0], [3.0], [2.0]]], ksize=2, strides=2, padding="SAME").numpy()[0, :, 0]
     array([2., 2.], dtype=float32)
     """
-    return _avg_pool("avg_pool", input, ksize, strides, padding, data_format)
+    return _pool(_avg_pool, "avg_pool", input, ksize, strides, padding, data_format)
 
 
 def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
     """:func:`avg_pool` over the width of ``input`` (batch, width, channels)."""
-    return _avg_pool("avg_pool1d", input, ksize, strides, padding, data_format, d=1)
+    return _pool(_avg_pool, "avg_pool1d", input, ksize, strides, padding, data_format, d=1)
 
 
 def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
     """:func:`avg_pool` over the height and width of ``input`` (batch, height, width, channels)."""
-    return _avg_pool("avg_pool2d", input, ksize, strides, padding, data_format, d=2)
+    return _pool(_avg_pool, "avg_pool2d", input, ksize, strides, padding, data_format, d=2)
 
 
 # All are tf.nn's only, not at TensorFlow's top level: ops/__init__.py and nn.py import them by name.
