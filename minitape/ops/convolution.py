@@ -1,5 +1,6 @@
 """Convolutions and pooling over the spatial axes of channels-last tensors: ``(batch, width, channels)`` for 1-D,
-``(batch, height, width, channels)`` for 2-D.
+``(batch, height, width, channels)`` for 2-D. Channels-first data (``data_format="NCHW"``) is transposed to
+channels-last, computed, and transposed back.
 
 A convolution (in deep learning, a cross-correlation: the filters are not
 flipped) slides its filters over the zero-padded input. In 2-D, with stride
@@ -324,6 +325,8 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
     with zeros so that there are ceil(size / stride) outputs along each axis,
     half the zeros before and the rest after (TensorFlow's split); or give
     explicit pairs ``[[0, 0], [top, bottom], [left, right], [0, 0]]``.
+    Filters whose in-channels divide the input's make a grouped convolution,
+    as in TensorFlow: each group of input channels has its own filters.
     The input's gradient is a transposed convolution (``conv2d_transpose``)
     of the output's gradient, the filters' gradient a correlation of the
     input with the output's gradient (see the module's docstring).
