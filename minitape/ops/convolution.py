@@ -456,7 +456,11 @@ def max_pool(input, ksize, strides, padding, data_format=None, name=None):
 
 
 def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
-    """:func:`max_pool` over the width of ``input`` (batch, width, channels)."""
+    """:func:`max_pool` over the width of ``input`` (batch, width, channels).
+
+    >>> max_pool1d([[[1.0], [3.0], [2.0]]], ksize=2, strides=1, padding="VALID").numpy()[0, :, 0]
+    array([3., 3.], dtype=float32)
+    """
     return _pool(_max_pool, "max_pool1d", input, ksize, strides, padding, data_format, d=1)
 
 
@@ -483,12 +487,20 @@ def avg_pool(input, ksize, strides, padding, data_format=None, name=None):
 
 
 def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
-    """:func:`avg_pool` over the width of ``input`` (batch, width, channels)."""
+    """:func:`avg_pool` over the width of ``input`` (batch, width, channels).
+
+    >>> avg_pool1d([[[1.0], [3.0], [2.0]]], ksize=2, strides=1, padding="VALID").numpy()[0, :, 0]
+    array([2. , 2.5], dtype=float32)
+    """
     return _pool(_avg_pool, "avg_pool1d", input, ksize, strides, padding, data_format, d=1)
 
 
 def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
-    """:func:`avg_pool` over the height and width of ``input`` (batch, height, width, channels)."""
+    """:func:`avg_pool` over the height and width of ``input`` (batch, height, width, channels).
+
+    >>> avg_pool2d(np.arange(4.0).reshape(1, 2, 2, 1), ksize=2, strides=2, padding="VALID").numpy().ravel()
+    array([1.5])
+    """
     return _pool(_avg_pool, "avg_pool2d", input, ksize, strides, padding, data_format, d=2)
 
 
