@@ -451,3 +451,28 @@ CASES += [
     OpCase("lstsq_least_norm", lambda a, b: mt.linalg.lstsq(a, b), fixed((2, 3), (2, 1)),
            valid=lambda a, b: _singular_values_apart(a)),
 ]
+
+
+# -- issue 31: convolutions, pooling and dropout ---------------------------------------------------------------
+CASES += [
+    OpCase("conv1d", lambda x, w: mt.nn.conv1d(x, w, stride=2, padding="SAME"), fixed((2, 5, 2), (3, 2, 2))),
+    OpCase("conv2d", lambda x, w: mt.nn.conv2d(x, w, strides=[1, 2], padding="SAME"),
+           fixed((1, 3, 4, 2), (2, 3, 2, 2))),
+    OpCase("conv2d_dilated", lambda x, w: mt.nn.conv2d(x, w, 1, "VALID", dilations=[2, 1]),
+           fixed((1, 4, 3, 1), (2, 2, 1, 2))),
+    OpCase("conv2d_explicit_padding", lambda x, w: mt.nn.conv2d(x, w, 2, [[0, 0], [1, 0], [0, 2], [0, 0]]),
+           fixed((2, 3, 3, 1), (2, 2, 1, 1))),
+    OpCase("conv2d_with_two_batch_axes", lambda x, w: mt.nn.conv2d(x, w, 1, "VALID"),
+           fixed((2, 1, 2, 3, 1), (2, 2, 1, 1))),
+    OpCase("conv2d_grouped_channels_first", lambda x, w: mt.nn.conv2d(x, w, 1, "SAME", data_format="NCHW"),
+           fixed((1, 4, 2, 3), (2, 2, 2, 2))),
+    OpCase("conv2d_transpose", lambda g, w: mt.nn.conv2d_transpose(g, w, [1, 5, 4, 1], 2, "SAME"),
+           fixed((1, 3, 2, 2), (3, 2, 1, 2))),
+    # finite differences cannot step across a tie within a window: the elements are drawn apart
+    OpCase("max_pool2d", lambda x: mt.nn.max_pool2d(x, 2, 1, "SAME"), fixed((1, 3, 3, 2)), valid=distinct),
+    OpCase("max_pool1d_overlapping", lambda x: mt.nn.max_pool1d(x, 3, 2, "VALID"), fixed((2, 7, 1)), valid=distinct),
+    OpCase("avg_pool2d", lambda x: mt.nn.avg_pool2d(x, [2, 3], 2, "SAME"), fixed((1, 3, 5, 2))),
+    OpCase("avg_pool1d", lambda x: mt.nn.avg_pool1d(x, 2, 1, "VALID"), fixed((2, 4, 3))),
+    OpCase("dropout", lambda x: mt.nn.dropout(x, 0.4, seed=7), ONE_NONSCALAR),  # a seed: the same mask every call
+    OpCase("dropout_tensor_rate", lambda x, r: mt.nn.dropout(x, r, seed=7), fixed((3, 4), ()), 0.1, 0.8),
+]

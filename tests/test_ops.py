@@ -61,17 +61,18 @@ def ops_run_by(case):
 def test_every_primitive_has_a_case():
     """A new op must come with a derivative test: the ops the cases run, on one input each, cover every op."""
     seen = set().union(*(ops_run_by(case) for case in CASES))
-    from minitape.ops import creation, decompositions, elementwise, indexing, linalg, nn, reductions, shapes, sorting
+    from minitape.ops import (convolution, creation, decompositions, elementwise, indexing, linalg, nn, reductions,
+                              shapes, sorting)
     from minitape.primitive import Primitive
-    defined = {obj.name for module in (creation, decompositions, elementwise, indexing, linalg, nn, reductions, shapes,
-                                       sorting)
+    defined = {obj.name for module in (convolution, creation, decompositions, elementwise, indexing, linalg, nn,
+                                       reductions, shapes, sorting)
                for obj in vars(module).values() if isinstance(obj, Primitive)}
     defined |= {fn.primitive.name for module in (elementwise, reductions)
                 for fn in vars(module).values() if hasattr(fn, "primitive")}
     # these run only inside derivative rules (and are checked there: product_of_others by reduce_prod's second
-    # derivatives, spectral_direction by the spectral norm's)
+    # derivatives, spectral_direction by the spectral norm's, conv_filter_gradient by conv's)
     backward_only = {"scatter", "scatter_add", "unbroadcast", "spectral_direction", "singular_factor",
-                     "product_of_others"}
+                     "product_of_others", "conv_filter_gradient"}
     assert defined - seen <= backward_only, f"ops without a derivative test: {defined - seen}"
 
 

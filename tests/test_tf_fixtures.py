@@ -139,6 +139,9 @@ DELIBERATE = {
     "variable_of_complex_numbers": {"error": "TypeError"},
     # lstsq(fast=False) is pinv(matrix) @ rhs in minitape, with pinv's gradient; TensorFlow's has none (ValueError).
     "lstsq_not_fast_gradient": [tensor([[0.5], [0.0]], "float32")],
+    # Convolutions (issue 31) take Python lists, as every other op does; TensorFlow's conv2d fails on them inside
+    # its own code (AttributeError).
+    "conv2d_of_python_lists": tensor([[[[21.0]], [[43.0]]]], "float32"),
 }
 
 

@@ -37,7 +37,7 @@ import numpy as np
 from .. import nest
 from ..dtypes import as_dtype
 from ..module import Module, _snake_case
-from ..ops import cast, matmul, reshape
+from ..ops import cast, dropout, matmul, reshape
 from ..random import uniform
 from ..tensor import Tensor, Variable, convert_to_tensor
 from . import activations, initializers
@@ -333,7 +333,7 @@ class Dropout(Layer):
     shares one draw along the axes where it is 1 (e.g. ``(batch, 1, features)``
     drops whole features); None in it stands for the input's size there.
 
-    Each call draws a new mask from ``mt.random``, seeded by the layer's state
+    Each call is ``mt.nn.dropout`` with a new mask, seeded by the layer's state
     ``[seed, draws so far]`` (an int64 Variable in ``variables``, as Keras
     keeps it): a ``seed`` makes the sequence of masks reproducible; without
     one, the seed is drawn from ``mt.random``'s generator when the layer is made.
@@ -354,11 +354,9 @@ class Dropout(Layer):
     def call(self, inputs, training=False):
         if not training or self.rate == 0:
             return inputs
-        shape = inputs.shape if self.noise_shape is None else [
-            size if noise is None else noise for noise, size in zip(self.noise_shape, inputs.shape)]
-        keep = uniform(shape, dtype=inputs.dtype, seed=tuple(self._seed_state.numpy().tolist())) >= self.rate
+        outputs = dropout(inputs, self.rate, self.noise_shape, seed=tuple(self._seed_state.numpy().tolist()))
         self._seed_state.assign_add(np.array([0, 1], np.int64))
-        return inputs / (1.0 - self.rate) * cast(keep, inputs.dtype)
+        return outputs
 
 
 class InputLayer:

@@ -11,6 +11,7 @@ The ops are grouped by family, one module each:
 * :mod:`.decompositions`: eigh, svd, qr, triangular and Cholesky solves, pinv, lstsq;
 * :mod:`.nn`: softmax, the cross-entropy losses, activations (elu, gelu, selu, ...), moments and
   batch_normalization, embedding_lookup;
+* :mod:`.convolution`: conv1d, conv2d, conv2d_transpose, max and average pooling;
 * :mod:`.creation`: zeros, ones, ranges (constants, never recorded);
 * :mod:`.casting`: cast, which every family uses.
 
@@ -46,9 +47,11 @@ from .linalg import (cholesky, det, diag, diag_part, inv, logdet, slogdet, solve
 from .linalg import adjoint, band_part, cross, global_norm, matvec, normalize, set_diag  # noqa: F401
 from .decompositions import (cholesky_solve, eigh, eigvalsh, lstsq, pinv, qr, svd,  # noqa: F401
                              triangular_solve)
+from .convolution import (avg_pool, avg_pool1d, avg_pool2d, conv1d, conv2d, conv2d_transpose,  # noqa: F401
+                          convolution, max_pool, max_pool1d, max_pool2d)
 from .nn import elu, embedding_lookup, silu, swish  # noqa: F401
-from .nn import (batch_normalization, gelu, l2_normalize, leaky_relu, moments, relu6, selu, softsign,  # noqa: F401
-                 sparse_softmax_cross_entropy_with_logits)
+from .nn import (batch_normalization, dropout, gelu, l2_normalize, leaky_relu, moments, relu6, selu,  # noqa: F401
+                 softsign, sparse_softmax_cross_entropy_with_logits)
 from .reductions import reduce_euclidean_norm, reduce_std, reduce_variance  # noqa: F401
 from .sorting import top_k  # noqa: F401
 

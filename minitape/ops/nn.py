@@ -5,11 +5,14 @@ subtracted before exponentiating) and a short gradient rule, rather than a
 chain of exp/sum/log ops whose gradient would overflow for large logits.
 """
 
+import numbers
+
 import numpy as np
 
 from ..dtypes import FLOATING, NUMBERS
 from ..primitive import Primitive, apply, check_dtype, convert_inputs
-from ..tensor import Tensor, convert_to_tensor
+from ..random import uniform
+from ..tensor import Tensor, Variable, convert_to_tensor
 from .elementwise import abs, cast, erfc, exp, maximum, pow, reciprocal, sigmoid, sqrt, tanh, where  # noqa: A004
 from .indexing import gather, one_hot
 from .reductions import _axes, clip_by_norm, reduce_mean, reduce_sum
@@ -397,7 +400,53 @@ def _check_div_shards(rows):
                          f"ids into {n} shards, which is {expected}; concatenate them and look up in one tensor")
 
 
+# -- dropout ----------------------------------------------------------------------------------------------------
+def dropout(x, rate, noise_shape=None, seed=None, name=None):
+    """Each element of ``x`` set to 0 with probability ``rate``; the others are divided by ``1 - rate``.
+
+    The division keeps each element's expected value, so a network trained
+    with dropout is used without it, unchanged. An element is kept where a
+    draw of ``mt.random.uniform`` in [0, 1) is at least ``rate``; ``seed``
+    makes the draws repeatable (they cannot match TensorFlow's). The draws
+    have ``noise_shape``, which broadcasts against ``x``'s shape: a 1 there
+    shares one draw along that axis, None stands for ``x``'s size. The
+    gradient is the same mask, divided by ``1 - rate``. ``rate`` may be a
+    scalar tensor of ``x``'s dtype (its gradient flows).
+
+    >>> dropout([1.0, 1.0, 1.0, 1.0], rate=0.5, seed=1).numpy()
+    array([2., 2., 0., 2.], dtype=float32)
+    """
+    if isinstance(rate, numbers.Real) and not 0 <= rate < 1:
+        raise ValueError(f"dropout: rate must be a scalar tensor or a float in the range [0, 1), got rate={rate}")
+    (x,) = convert_inputs("dropout", x)
+    if x.array.dtype.kind != "f":
+        raise ValueError(f"dropout: x must be floating-point, since the kept values are scaled; got {x.dtype.name}. "
+                         f"Convert it first, e.g. mt.cast(x, mt.float32)")
+    if isinstance(rate, numbers.Real):
+        if rate == 0:
+            return x
+        kept = x * (1.0 / (1.0 - rate))
+    elif isinstance(rate, (Tensor, Variable)):
+        (rate,) = convert_inputs("dropout", rate)
+        if rate.array.ndim != 0:
+            raise ValueError(f"dropout: rate must be a scalar, got a tensor of shape {rate.array.shape}")
+        if rate.dtype != x.dtype:
+            raise ValueError(f"dropout: rate has dtype {rate.dtype.name} but x {x.dtype.name}; cast the rate: "
+                             f"mt.cast(rate, mt.{x.dtype.name})")
+        kept = x / (1.0 - rate)
+    else:
+        raise ValueError(f"dropout: rate must be a number or a scalar tensor, got {rate!r}")
+    shape = x.array.shape
+    if noise_shape is not None:
+        noise_shape = list(noise_shape)
+        if len(noise_shape) == len(shape):
+            noise_shape = [size if n is None else n for n, size in zip(noise_shape, shape)]
+        shape = noise_shape
+    keep = uniform(shape, dtype=x.dtype, seed=seed) >= rate
+    return where(keep, kept, 0.0)
+
+
 # elu, swish, silu and embedding_lookup are tf.nn's only, not at TensorFlow's top level: see ops/__init__.py.
 __all__ = ["softmax", "log_softmax", "sigmoid_cross_entropy_with_logits", "softmax_cross_entropy_with_logits"]
 # Also tf.nn's only: relu6, leaky_relu, selu, softsign, gelu, sparse_softmax_cross_entropy_with_logits,
-# l2_normalize, moments, batch_normalization (mt.nn has them).
+# l2_normalize, moments, batch_normalization, dropout (mt.nn has them).
