@@ -2,7 +2,7 @@
 import numpy as np
 
 import minitape as mt
-from classroom.lessons.lesson_05 import JACOBIAN_CASES, RULE_CASES, graph_rule
+from classroom.lessons.lesson_05 import JACOBIAN_CASES, RULE_CASES, graph_rule, rows_probe, vjp_probe
 from classroom.spec import choice, function, value
 
 # 5.2: w1 = w0², w2 = sin w1, y = w3 = w1 w2 at w0 = 0.8, backwards; w1 feeds sin and the product
@@ -16,12 +16,19 @@ W0_BAR = W1_BAR * 2 * W0
 GRADIENT_1 = [2 * 3 + np.e, 1 * 3, 1 * 2]
 
 
-def _jacobian_by_tape(fn, x):
+def vjp_of(fn, x):
     x = mt.constant(x, dtype=mt.float64)
-    with mt.GradientTape() as tape:
+    with mt.GradientTape(persistent=True) as tape:
         tape.watch(x)
         y = fn(x)
-    return tape.jacobian(y, x).numpy()
+
+    def vjp(u):
+        return tape.gradient(y, x, output_gradients=mt.constant(u, dtype=mt.float64)).numpy()
+    return vjp
+
+
+def jacobian_by_rows(vjp, m):
+    return np.stack([vjp(e) for e in np.eye(m)])
 
 
 # 5.3: tanh(W x), from the table: forward 10 ops a pass, a pass per input; reverse 6 ops, then 6 a pass, a pass
@@ -121,13 +128,17 @@ EXERCISES = {
         (REVERSE_PER_PASS * 100, NO_FIXED_PART), (REVERSE_FIXED + REVERSE_PER_PASS * 3, PASSES_PER_INPUT)],
         hints=_COUNT_HINTS),
     "5.3f": choice("cheaper_b", expected="forward", options=["forward", "reverse"], hints=_MODE_HINTS),
-    "5.4": function("jacobian_by_rows", reference=_jacobian_by_tape, cases=JACOBIAN_CASES, rtol=1e-10,
-                    gradient=True, hints=[
-        "Record fn(x) once, on a persistent tape that watches x; then one tape.gradient call per output i, "
-        "seeded with output_gradients=u for the unit vector u = e_i, gives row i.",
-        "The unit vectors are the rows of np.eye(m), with m the number of outputs; make each a float64 "
-        "constant, collect the m rows and stack them into an m × n NumPy array. A non-persistent tape "
-        "allows only one gradient call.",
+    "5.4a": function("vjp_of", reference=vjp_of, cases=JACOBIAN_CASES, probe=vjp_probe, rtol=1e-10, hints=[
+        "vjp_of records once and answers many times: which kind of tape answers more than one gradient call? "
+        "The function it returns receives the seed u only later, after the recording.",
+        "Inside vjp_of: a persistent tape that watches x records y = fn(x). Inside vjp(u): one backward pass of "
+        "y itself, seeded with u (section 5), as a NumPy array.",
+    ]),
+    "5.4b": function("jacobian_by_rows", reference=jacobian_by_rows, cases=JACOBIAN_CASES, probe=rows_probe,
+                     rtol=1e-10, hints=[
+        "vjp(u) = uᵀJ mixes the rows of J with the weights u. Which seed u picks exactly one row?",
+        "uᵀJ with u = e_i, the i-th unit vector, is row i of J. Call vjp once for each of the m unit vectors "
+        "(the rows of np.eye(m)) and stack the results as the rows of an m × n array.",
     ]),
     "5.5a": function("cos_vjp", reference=cos_vjp, cases=RULE_CASES, probe=graph_rule, rtol=1e-12, mistakes=[
         (cos_vjp_of_sin, "that is the rule of sin; the derivative of cos is another function")], hints=[
