@@ -7,12 +7,16 @@ The cells of an exercise carry tags: ``exercise`` (the learner's cell, with ``..
     python -m classroom.editions tidy notebooks/05_reverse_mode.ipynb      # check the structure, fold the solutions
     python -m classroom.editions student build/student notebooks/*.ipynb   # no solutions; classroom's public part
     python -m classroom.editions nbgrader build/nbgrader notebooks/*.ipynb # a course folder with hidden tests
+    python -m classroom.editions nbgrader build/nbgrader notebooks/*.ipynb --students ada bob --roster class.txt
 
 The student edition (``build/student/``) holds the lessons without their solution cells, with the outputs of the
 exercise and check cells cleared (every teaching output is kept), and beside them ``classroom/`` with only its
 public part (``PUBLIC``): the checks, probes and hashed data, no answer. The nbgrader course holds, per lesson,
 ``source/<lesson>/<lesson>.ipynb`` (each reference body inside its learner cell between nbgrader's solution markers,
-one graded cell per exercise part, each with its hidden test) and the same public ``classroom/``.
+one graded cell per exercise part, each with its hidden test) and the same public ``classroom/``, marked as a graded
+release's (``graded.json``), with each student's own data for the exercises whose numbers are each student's own
+(``classroom.variants``): for the students named, listed in a roster file (one id a line), and those in the
+course's gradebook (``gradebook.db``, nbgrader's ``nbgrader db student add``).
 
 >>> exercise_heading("### Exercise 5.3 (medium): which mode?")
 ('5.3', 2)
@@ -25,6 +29,7 @@ one graded cell per exercise part, each with its hidden test) and the same publi
 import argparse
 import ast
 import collections
+import json
 import pathlib
 import re
 import shutil
@@ -32,11 +37,12 @@ import textwrap
 
 import nbformat
 
+from classroom import safe_data
 from classroom.grading import hidden_test
 
 CLASSROOM = pathlib.Path(__file__).resolve().parent
 # What students receive of this package: the checks, their probes and the hashed data, never the answers.
-PUBLIC = ["__init__.py", "checks.py", "judge.py", "probes.py", "tapes.py", "lessons", "data"]
+PUBLIC = ["__init__.py", "checks.py", "judge.py", "probes.py", "tapes.py", "variants.py", "lessons", "data"]
 
 HEADING = re.compile(r"^#+\s*Exercise\s+(\d+\.\d+)\s*(?:\(([^)]*)\))?", re.MULTILINE)
 WITH_REFERENCE = re.compile(r"""^with reference_solution\(\s*["']""")
@@ -225,8 +231,22 @@ def build_student(out_dir, paths):
     copy_public_package(out_dir)
 
 
-def build_nbgrader(out_dir, paths):
-    """An nbgrader course folder: ``nbgrader_config.py`` and ``source/<lesson>/`` (the notebook and classroom/)."""
+def roster(out_dir, names=(), roster_file=None):
+    """The students of a class: ``names``, the lines of ``roster_file``, and the students of the course's gradebook."""
+    students = list(names)
+    if roster_file is not None:
+        students += [line.strip() for line in pathlib.Path(roster_file).read_text().splitlines() if line.strip()]
+    gradebook = pathlib.Path(out_dir) / "gradebook.db"
+    if gradebook.exists():
+        from nbgrader.api import Gradebook  # the grading extra: only an instructor with a gradebook has it
+        with Gradebook(f"sqlite:///{gradebook}") as book:
+            students += [student.id for student in book.students]
+    return list(dict.fromkeys(students))
+
+
+def build_nbgrader(out_dir, paths, students=()):
+    """An nbgrader course folder: ``nbgrader_config.py`` and ``source/<lesson>/`` (the notebook and classroom/),
+    with each of ``students``' own data."""
     out_dir = pathlib.Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "nbgrader_config.py").write_text(NBGRADER_CONFIG)
@@ -239,6 +259,8 @@ def build_nbgrader(out_dir, paths):
             raise ValueError(f"{path}: {error}") from None
         nbformat.write(source, folder / path.name)
         copy_public_package(folder)
+        (folder / "classroom" / "graded.json").write_text(json.dumps({"edition": "graded release"}) + "\n")
+        safe_data.write_student_data(folder / "classroom" / "data", [int(path.stem[:2])], students)
 
 
 def main(argv=None):
@@ -250,6 +272,9 @@ def main(argv=None):
         command = commands.add_parser(name, help=f"write {what} into OUT_DIR")
         command.add_argument("out_dir", type=pathlib.Path)
         command.add_argument("notebooks", nargs="+", type=pathlib.Path)
+        if name == "nbgrader":
+            command.add_argument("--students", nargs="*", default=[], help="student ids to give their own numbers")
+            command.add_argument("--roster", type=pathlib.Path, help="a file of student ids, one a line")
     args = parser.parse_args(argv)
     if args.command == "tidy":
         for path in args.notebooks:
@@ -258,7 +283,7 @@ def main(argv=None):
     elif args.command == "student":
         build_student(args.out_dir, args.notebooks)
     else:
-        build_nbgrader(args.out_dir, args.notebooks)
+        build_nbgrader(args.out_dir, args.notebooks, roster(args.out_dir, args.students, args.roster))
 
 
 if __name__ == "__main__":
