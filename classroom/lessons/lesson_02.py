@@ -2,6 +2,21 @@
 import numpy as np
 
 from classroom.probes import Slot, Wrong
+from classroom.variants import variant
+
+
+
+def _cubic(rng):
+    """2.3: a cubic's four integer coefficients (the leading one not zero) and a point in quarters."""
+    leading = int(rng.choice([-4, -3, -2, -1, 1, 2, 3, 4]))
+    rest = tuple(int(c) for c in rng.integers(-6, 7, size=3))
+    return {"coefficients": (leading, *rest), "point": float(rng.integers(-12, 13) / 4)}
+
+
+VARIANTS = {
+    # 2.3: p'(point) for the polynomial horner evaluates from the coefficients
+    "2.3": variant(coefficients=(2, -3, 1, -5), point=1.5, draw=_cubic),
+}
 
 EXPRESSION_CASES = [((0.3, 0.7, 1.1, 1.5, 1.9),)]   # the points where 2.1's expression is evaluated
 SQRT_CASES = [(2.0,), (9.0,), (0.5,), (1e6,)]
