@@ -1,10 +1,22 @@
-"""Lesson 05's public test cases and probe (reverse mode)."""
+"""Lesson 05's public test cases and probes, and each student's own numbers (reverse mode)."""
 import math
 
 import numpy as np
 
 import minitape as mt
 from classroom.probes import Raised, ReturnedNone, Slot, Wrong, call, parts
+from classroom.variants import variant
+
+NONZERO_HALVES = [v / 2 for v in range(-8, 9) if v]
+
+VARIANTS = {
+    # 5.1: the gradient of g(x1, x2, x3) = x1 x2 x3 + exp(x1) at point, by a backward sweep worked by hand
+    "5.1": variant(point=(1.0, 2.0, 3.0),
+                   draw=lambda rng: {"point": tuple(float(v) for v in rng.choice(NONZERO_HALVES, size=3))}),
+    # 5.2: y = w1 sin(w1) with w1 = w0², backwards from x = w0 = point
+    "5.2": variant(point=0.8,
+                   draw=lambda rng: {"point": float(rng.choice([-1, 1]) * rng.integers(10, 600) / 200)}),
+}
 
 
 def layer(W, x):
