@@ -1,9 +1,23 @@
-"""Lesson 07's public test cases, probe and test (higher-order derivatives)."""
+"""Lesson 07's public test cases, probe and test, and each student's own numbers (higher-order derivatives)."""
 import numpy as np
 
 import minitape as mt
 from classroom.probes import ReturnedNone, Slot, Wrong, call
+from classroom.variants import variant
 from minitape import recording
+
+
+def _signed_point(rng, most):
+    """A point (x, y) of two nonzero numbers in steps of 1/8, of magnitude at most ``most``/8."""
+    return {"point": tuple(float(rng.choice([-1, 1]) * rng.integers(1, most + 1) / 8) for _ in range(2))}
+
+
+VARIANTS = {
+    # 7.1: ∂²g/∂y∂x of g(x, y) = x² y³ + sin(x y) at point, by two nested tapes
+    "7.1": variant(point=(0.5, 1.5), draw=lambda rng: _signed_point(rng, 20)),
+    # 7.3: the Hessian of g(x, y) = x² y + y³ at point, by hand
+    "7.3": variant(point=(1.0, 2.0), draw=lambda rng: _signed_point(rng, 24)),
+}
 
 
 def quartic(x):
