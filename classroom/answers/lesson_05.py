@@ -4,7 +4,8 @@ import types
 import numpy as np
 
 import minitape as mt
-from classroom.lessons.lesson_05 import JACOBIAN_CASES, RULE_CASES, graph_rule, rows_probe, vjp_probe
+from classroom.lessons.lesson_05 import (JACOBIAN_CASES, RULE_CASES, graph_rule, rows_probe, sweeps_per_seed,
+                                        vjp_probe)
 from classroom.spec import choice, function, value
 
 
@@ -149,7 +150,8 @@ EXERCISES = {
         (REVERSE_PER_PASS * 100, NO_FIXED_PART), (REVERSE_FIXED + REVERSE_PER_PASS * 3, PASSES_PER_INPUT)],
         hints=_COUNT_HINTS),
     "5.3f": choice("cheaper_b", expected="forward", options=["forward", "reverse"], hints=_MODE_HINTS),
-    "5.4a": function("vjp_of", reference=vjp_of, cases=JACOBIAN_CASES, probe=vjp_probe, rtol=1e-10, hints=[
+    "5.4a": function("vjp_of", reference=vjp_of, cases=JACOBIAN_CASES, probe=vjp_probe, rtol=1e-10,
+                     test=sweeps_per_seed, hints=[
         "vjp_of records once and answers many times: which kind of tape answers more than one gradient call? "
         "The function it returns receives the seed u only later, after the recording.",
         "Inside vjp_of: a persistent tape that watches x records y = fn(x). Inside vjp(u): one backward pass of "

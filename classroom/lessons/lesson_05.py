@@ -94,6 +94,23 @@ def vjp_probe(vjp_of, fn, x):
     return Slot(np.stack(rows), "for some seed u, vjp(u) is not uᵀJ: {}")
 
 
+def sweeps_per_seed(vjp_of):
+    """5.4a: vjp_of records fn(x) and computes nothing more; each vjp(u) then runs one backward pass."""
+    x = POINTS[0]
+    with mt.autodiff.OpCounter() as alone:
+        tanh_of_W_x(mt.constant(x, dtype=mt.float64))
+    with mt.autodiff.OpCounter() as recording:
+        vjp = call(vjp_of, tanh_of_W_x, x.copy(), what="vjp_of(fn, x)")
+    if recording.total > alone.total:
+        return (f"vjp_of runs {recording.total} operations where fn alone runs {alone.total}: it computes more than "
+                f"the recording (a whole Jacobian?). Leave the backward passes to vjp(u), one per seed")
+    with mt.autodiff.OpCounter() as one:
+        call(vjp, np.ones(outputs_of(tanh_of_W_x, x)), what="vjp(u)")
+    if one.total == 0:
+        return "vjp(u) runs no operation: each call should run one backward pass, seeded with u"
+    return None
+
+
 def rows_probe(jacobian_by_rows, fn, x):
     """5.4b: the matrix jacobian_by_rows builds from a VJP of fn at x and its number of outputs, and nothing else."""
     x = mt.constant(x, dtype=mt.float64)
