@@ -67,8 +67,11 @@ class Table:
         return "\n".join(lines)
 
     def _repr_html_(self):
-        def cell(column, text):  # as in the text: every cell after the first reads "= ..."
-            return f'<td style="text-align: left">{"= " if column and text else ""}{html.escape(text)}</td>'
+        # As in the text, every cell after the first reads "= ...". The padding keeps the columns apart where a
+        # page's stylesheet gives table cells none (the book's does).
+        def cell(column, text):
+            return (f'<td style="text-align: left; padding: 0.1em 0.6em">{"= " if column and text else ""}'
+                    f'{html.escape(text)}</td>')
 
         rows = ["<tr>" + "".join(cell(c, text) for c, text in enumerate(row)) + "</tr>" for row in self.rows]
         return f"<table><caption>{html.escape(self.title)}</caption>{''.join(rows)}</table>"

@@ -148,7 +148,7 @@ def test_every_reference_solution_passes_its_check(path, tmp_path):
 def test_run_all_keeps_a_wrong_learner_answer(tmp_path):
     nb = nbformat.read(ROOT / "notebooks" / "00_welcome.ipynb", as_version=4)
     learner = next(cell for cell in nb.cells if role(cell, "exercise") and "answer_0_1 = ..." in cell.source)
-    learner.source = "answer_0_1 = 7  # a wrong answer"
+    learner.source = learner.source.replace("answer_0_1 = ...", "answer_0_1 = 7")   # a wrong answer, own numbers kept
     nb.cells.append(nbformat.v4.new_code_cell('check("0.1", answer_0_1)\nprint(answer_0_1)'))
     execute(nb, tmp_path)
     check_cell = next(cell for cell in nb.cells if role(cell, "check") and '"0.1"' in cell.source)

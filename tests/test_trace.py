@@ -76,6 +76,8 @@ def test_html_tables(t):
     assert html.count("<table>") == 3
     assert t.primal._repr_html_().count("<tr>") == len(t.primal.rows) == 8
     assert "<caption>reverse adjoint trace</caption>" in html
+    # every cell carries its own padding, so that no stylesheet runs two columns together
+    assert html.count("<td ") == html.count('<td style="text-align: left; padding: 0.1em 0.6em">') > 0
 
 
 def test_small_constants_are_written_inline_and_repeated_inputs_twice():

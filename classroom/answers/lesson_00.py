@@ -6,11 +6,14 @@ EXERCISES = {
     "0.0": value("slope", expected=6.0, gradient=True, hints=[
         "The power rule gives 2x; now put in the point.",
         "2x at x = 3: multiply."]),
-    "0.1": value("answer_0_1", expected=3 * 2**2, hints=[
-        "The power rule turns x³ into a formula for its derivative; then put in the point.",
-        "With n = 3 the power rule gives 3x². Evaluate that at x = 2 (not at 3)."]),
-    "0.2": value("dy2_dx2", expected=12.0, gradient=True, hints=[
-        "Three steps: a Variable holding the point, the cube computed inside the with block, and a question "
+    "0.1": value("answer_0_1", expected=lambda n: n.power * n.point ** (n.power - 1), mistakes=[
+        (lambda n: n.point ** n.power, "that is the value of the function, x to the power n; the exercise asks for "
+                                       "its derivative")], hints=[
+        "The power rule turns x to the power n into a formula for its derivative; then put in the point.",
+        "The power rule gives n·x^(n−1): the power comes down as a factor, and the new power is one less. "
+        "Evaluate it at your point."]),
+    "0.2": value("dy2_dx2", expected=lambda n: n.power * n.point ** (n.power - 1), gradient=True, hints=[
+        "Three steps: a Variable holding the point, the power computed inside the with block, and a question "
         "to the tape after the block.",
         "mt.Variable(...) makes a watched value; ** raises to a power; the tape's gradient method takes the "
         "target first and the source second."]),

@@ -10,29 +10,39 @@ EPS64 = np.finfo(np.float64).eps
 FLOAT64 = "that uses float64's ε; the exercise is in float32 (np.finfo(np.float32).eps)"
 
 
+def _weights(j, k):
+    """1.2a: a, b with 2j·a + 2k·b = 1 (the f' terms) and j³·a + k³·b = 0 (the f''' terms)."""
+    return -k**2 / (2 * j * (j**2 - k**2)), j**2 / (2 * k * (j**2 - k**2))
+
+
 def fd_gradient(f, x, h):
     return numeric.gradient(f, x, h=h, method="forward")
 
 
 EXERCISES = {
-    "1.1": value("forward_1_1", expected=(3.1**2 - 3**2) / 0.1, rtol=1e-9, hints=[
-        "Evaluate g at 3 + h and at 3, subtract, and divide by h.",
-        "Taylor says the forward difference overshoots g'(3) = 6 by about h g''(3) / 2, with g'' = 2: "
+    "1.1": value("forward_1_1", expected=lambda n: ((n.point + n.step) ** 2 - n.point ** 2) / n.step, rtol=1e-9,
+                 mistakes=[(lambda n: 2 * n.point, "that is the exact derivative 2x; the exercise asks for the "
+                                                   "forward difference, which misses it")], hints=[
+        "Evaluate g at x + h and at x, subtract, and divide by h.",
+        "Taylor says the forward difference overshoots g'(x) = 2x by about h g''(x) / 2, with g'' = 2: "
         "predict the miss, then compute the quotient."]),
-    # f(x+h) - f(x-h) = 2h f' + h³/3 f''' + ..., f(x+2h) - f(x-2h) = 4h f' + 8h³/3 f''' + ...
-    "1.2a": value("weights", expected=(2 / 3, -1 / 12), rtol=1e-3, mistakes=[
-        ((1 / 2, 0.0), "those are the central difference's weights: its f''' term is still there"),
-        ((-1 / 2, 1 / 2), "that cancels the f''' terms as if the 2h pair's were the same size as the h pair's; "
-                          "(2h)³ is 8h³"),
-        ((8 / 7, -1 / 7), "the f' terms do not add up to f': the 2h pair gives 2·(2h) f', twice the h pair's"),
-        ((-1 / 12, 2 / 3), "a and b are the other way round: a weighs the h pair, b the 2h pair")], hints=[
-        "Write the f' part and the f''' part of a·[f(x+h) − f(x−h)] + b·[f(x+2h) − f(x−2h)] with the expansion "
-        "above (k = 1 for the first pair, k = 2 for the second), then divide by h.",
-        "Two equations: the f' coefficients must sum to 1 (2a + 4b = 1), and the f''' ones to 0. Solve them "
-        "as fractions."]),
+    # f(x+jh) - f(x-jh) = 2jh f' + (jh)³/3 f''' + ...: the f' terms sum to f', the f''' terms cancel
+    "1.2a": value("weights", expected=lambda n: _weights(n.near, n.far), rtol=1e-3, mistakes=[
+        (lambda n: (1 / (2 * n.near), 0.0), "those are the central difference's weights: its f''' term is still "
+                                            "there"),
+        (lambda n: (1 / (2 * (n.near - n.far)), -1 / (2 * (n.near - n.far))),
+         "that cancels the f''' terms as if both pairs' were the same size; they grow with the cube of the distance"),
+        (lambda n: (n.far**3 / (n.far**3 - n.near**3), -n.near**3 / (n.far**3 - n.near**3)),
+         "the f' terms do not add up to f': a pair at distance mh gives 2·(mh) f', not h f'"),
+        (lambda n: _weights(n.near, n.far)[::-1], "a and b are the other way round: a weighs the near pair, b the "
+                                                 "far one")], hints=[
+        "Write the f' part and the f''' part of a·[f(x+jh) − f(x−jh)] + b·[f(x+kh) − f(x−kh)] with the expansion "
+        "above (m = j for the first pair, m = k for the second), then divide by h.",
+        "Two equations: the f' coefficients must sum to 1 (2j·a + 2k·b = 1), and the f''' ones to 0 "
+        "(j³·a + k³·b = 0). Solve them (np.linalg.solve, or by hand)."]),
     "1.2b": choice("order", expected=4, mistakes=[
         (2, "that is the central difference's order; your weights cancel its h² term"),
-        (3, "only odd powers of h appear in f(x + kh) − f(x − kh); after the division by h, which powers can "
+        (3, "only odd powers of h appear in f(x + mh) − f(x − mh); after the division by h, which powers can "
             "the error have?"),
         (5, "that is the power of h in the f⁽⁵⁾ term before the division by h")], hints=[
         "Once the f''' terms cancel, which term of the expansion is the first one left?",

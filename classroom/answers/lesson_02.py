@@ -7,8 +7,10 @@ from classroom.spec import choice, function, value
 
 x = sp.Symbol("x")
 
-# p(x) = 2x³ - 3x² + x - 5, so p'(x) = 6x² - 6x + 1
-P_PRIME_AT_1_5 = 6 * 1.5**2 - 6 * 1.5 + 1
+
+def p_prime(n):
+    """2.3: the derivative of the polynomial with the student's coefficients (highest power first), at their point."""
+    return float(np.polyval(np.polyder(np.array(n.coefficients, dtype=float)), n.point))
 
 
 def sqrt_derivative(a):
@@ -35,14 +37,15 @@ EXERCISES = {
         (32, "that is the count for l_5: one step short")], hints=[
         "Count x in l_1, l_2 and l_3: how does the count change from one step to the next?",
         "Each step uses l_n twice (l_n and 1 - l_n), and a tree copies all of l_n each time."]),
-    "2.3a": value("dp_sympy", expected=P_PRIME_AT_1_5, rtol=1e-12, hints=[
+    "2.3a": value("dp_sympy", expected=p_prime, rtol=1e-12, mistakes=[
+        (lambda n: float(np.polyval(n.coefficients, n.point)), "that is p at the point, not its derivative")], hints=[
         "Called on the symbol x, horner returns the polynomial p(x) as an expression: differentiate that, "
         "then put in the number.",
-        "Three steps: sp.diff with respect to x, then .subs(x, 1.5), then float(...) to turn SymPy's number "
+        "Three steps: sp.diff with respect to x, then .subs(x, a), then float(...) to turn SymPy's number "
         "into a Python float.",
     ]),
-    "2.3b": value("dp_tape", expected=P_PRIME_AT_1_5, rtol=1e-12, gradient=True, hints=[
-        "A tape records only operations on a watched value: call horner on a float64 mt.Variable holding 1.5, "
+    "2.3b": value("dp_tape", expected=p_prime, rtol=1e-12, gradient=True, hints=[
+        "A tape records only operations on a watched value: call horner on a float64 mt.Variable holding a, "
         "inside a `with mt.GradientTape() as tape:` block.",
         "After the block, ask the tape for the gradient of horner's result with respect to that Variable. "
         "A float32 Variable keeps only about 7 digits; the check asks for 12.",

@@ -7,8 +7,11 @@ from classroom.lessons.lesson_04 import DIAGONAL_CASES, QUOTIENTS, one_pass, quo
 from classroom.spec import function, judged_by, value
 from minitape.dual import Dual
 
-# 4.1: h(x) = x exp(-x²), h'(x) = (1 - 2x²) exp(-x²); at 0.5, h and h' would be equal, so 1.5
-H_PRIME_AT_1_5 = (1 - 2 * 1.5**2) * math.exp(-1.5**2)
+
+def h_prime(n):
+    """4.1: h(x) = x exp(-x²) has h'(x) = (1 - 2x²) exp(-x²); the student's point keeps h and h' apart."""
+    return (1 - 2 * n.point**2) * math.exp(-n.point**2)
+
 
 # 4.3: f(x1, x2) = ln x1 + x1 x2 - sin x2 at (2, 5) along u = (0.6, 0.8), and along the gradient; the partial
 # derivatives are printed to four digits, so the answers are checked to three
@@ -37,12 +40,16 @@ FACTOR_OF_C = ("the tangent part is off by a factor of the denominator's value: 
                "the fraction bar?")
 
 EXERCISES = {
-    "4.1": value("h_derivative", expected=H_PRIME_AT_1_5, mistakes=[
-        (1.5 * math.exp(-1.5**2), "that is h(1.5), the value of h; the exercise asks for its derivative")], hints=[
-        "Write h as a Python function that works on dual numbers, with dual.exp for the exponential; then "
-        "dual.derivative(h, 1.5) seeds x with tangent 1 and returns the tangent of h(x).",
-        "The answer is the derivative, not h(1.5). NumPy's and math's exp know nothing of tangents: inside h "
-        "use dual.exp, and write -x² with Dual arithmetic, for example -(x * x).",
+    "4.1": value("h_derivative", expected=h_prime, mistakes=[
+        (lambda n: n.point * math.exp(-n.point**2), "that is h(a), the value part; the derivative is the ε part"),
+        (lambda n: -2 * n.point**2 * math.exp(-n.point**2), "the ε part of a product has two terms, a·d + b·c: the "
+                                                            "one from the ε part of x itself is missing"),
+        (lambda n: math.exp(-n.point**2), "the ε part of a product has two terms, a·d + b·c: the one from the ε part "
+                                          "of e^(−x²) is missing")], hints=[
+        "Carry (value, ε part) pairs step by step from x = a + 1·ε: x·x by the product rule of section 2, then "
+        "e^(−x²) by f(u + u̇ε) = f(u) + f'(u) u̇ ε, then x times that, by the product rule again.",
+        "x·x = a² + 2a ε, so −x² = −a² − 2a ε. Apply the rule for e^u to that pair, then multiply the result by "
+        "a + 1·ε and keep only the ε part (ε² = 0).",
     ]),
     "4.2": function("divide", reference=divide, cases=QUOTIENTS, probe=quotient, rtol=1e-9, mistakes=[
         (divide_by_c, FACTOR_OF_C), (divide_by_c_cubed, FACTOR_OF_C)], hints=[

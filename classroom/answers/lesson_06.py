@@ -17,15 +17,15 @@ def power_by_loop(x, n):
 
 
 EXERCISES = {
-    "6.1": value("df_da", expected=12.0, gradient=True, hints=[
+    "6.1": value("df_da", expected=lambda n: n.power * n.point ** (n.power - 1), gradient=True, hints=[
         "`a` is a constant, and a tape records only operations that involve a watched value (rule 1).",
         "Inside the with block, tell the tape to watch a before the line that computes f; after the block, "
         "ask the tape for the gradient of f with respect to a."]),
-    "6.2a": value("dy_dx", expected=np.cos(0.5), gradient=True, hints=[
+    "6.2a": value("dy_dx", expected=lambda n: np.cos(n.point), gradient=True, hints=[
         "Both answers come from one recording: look at what rule 5 says a tape needs in order to answer twice.",
         "Create the tape with persistent=True, watch x, compute y and z inside the block, then call gradient "
         "once for y and once for z after it."]),
-    "6.2b": value("dz_dx", expected=np.sin(0.5) * np.cos(0.5) * 2.0, gradient=True, hints=[
+    "6.2b": value("dz_dx", expected=lambda n: np.sin(n.point) * np.cos(n.point) * 2.0, gradient=True, hints=[
         "z is y squared, so by the chain rule dz/dx = 2y times dy/dx: compare your number with that.",
         "Ask the same persistent tape for the gradient of z (not of y) with respect to x (not to y)."]),
     "6.3": function("softplus_grad", reference=sigmoid, cases=SOFTPLUS_CASES, rtol=1e-10, gradient=True, hints=[

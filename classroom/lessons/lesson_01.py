@@ -3,6 +3,7 @@ import numpy as np
 
 import minitape as mt
 from classroom.probes import call
+from classroom.variants import variant
 
 
 def rosenbrock(x):
@@ -10,6 +11,21 @@ def rosenbrock(x):
     b = 1 - x[:-1]
     return mt.reduce_sum(100 * a * a + b * b)
 
+
+def _pair_distances(rng):
+    """1.2: two different distances j < k, in halves from 0.5 to 4 (in units of h)."""
+    j, k = sorted(rng.choice(np.arange(1, 9), size=2, replace=False) / 2)
+    return {"near": float(j), "far": float(k)}
+
+
+VARIANTS = {
+    # 1.1: the forward difference of x² at point with step
+    "1.1": variant(point=3.0, step=0.1,
+                   draw=lambda rng: {"point": float(rng.integers(-100, 101) / 10),
+                                     "step": float(rng.choice([0.05, 0.1, 0.2, 0.25, 0.5]))}),
+    # 1.2: the weights of the pairs at distances near·h and far·h (the lesson's own: h and 2h)
+    "1.2": variant(near=1.0, far=2.0, draw=_pair_distances),
+}
 
 X_CHECK = np.random.default_rng(1).normal(size=6)
 GRADIENT_CASES = [(rosenbrock, X_CHECK, 1e-7)]

@@ -1,9 +1,24 @@
-"""Lesson 04's public test cases, probe and test (forward mode)."""
+"""Lesson 04's public test cases, probe and test, and each student's own numbers (forward mode)."""
 import numpy as np
 
 import minitape as mt
 from classroom.probes import Slot, Wrong, call
+from classroom.variants import variant
 from minitape import dual
+
+
+def _point(rng):
+    """4.1: a point in [-3, 3] where h(x) = x exp(-x²) and h'(x) differ (they agree at 0.5 and -1) and h' is not 0."""
+    while True:
+        a = float(rng.integers(-600, 601) / 200)
+        if abs(1 - 2 * a * a - a) > 0.1 and abs(1 - 2 * a * a) > 0.1:
+            return {"point": a}
+
+
+VARIANTS = {
+    # 4.1: h'(point) for h(x) = x exp(-x²), by dual numbers worked by hand
+    "4.1": variant(point=1.5, draw=_point),
+}
 
 # 4.2: (a + bε) / (c + dε) for these (a, b, c, d)
 QUOTIENTS = [(1.0, 1.0, 2.0, 0.0), (3.0, 0.5, -2.0, 1.5), (0.0, 2.0, 4.0, -1.0), (-1.5, 2.5, 0.5, 3.0)]

@@ -1,6 +1,16 @@
-"""Lesson 06's public test cases and probe (the rules of the tape)."""
+"""Lesson 06's public test cases and probe, and each student's own numbers (the rules of the tape)."""
 import minitape as mt
 from classroom.probes import Slot, Wrong, call
+from classroom.variants import variant
+
+VARIANTS = {
+    # 6.1: d(a**power)/da at point, a constant that the tape must watch
+    "6.1": variant(power=3, point=2.0,
+                   draw=lambda rng: {"power": int(rng.integers(2, 6)),
+                                     "point": float(rng.choice([-1, 1]) * rng.integers(1, 161) / 8)}),
+    # 6.2: y = sin x and z = y² at point, from one persistent tape
+    "6.2": variant(point=0.5, draw=lambda rng: {"point": float(rng.choice([-1, 1]) * rng.integers(10, 600) / 200)}),
+}
 
 SOFTPLUS_CASES = [(-2.0,), (0.0,), (1.5,), (4.0,)]
 POWERS = [(1,), (2,), (3,), (4,), (5,)]

@@ -1,9 +1,23 @@
-"""Lesson 07's public test cases, probe and test (higher-order derivatives)."""
+"""Lesson 07's public test cases, probe and test, and each student's own numbers (higher-order derivatives)."""
 import numpy as np
 
 import minitape as mt
 from classroom.probes import ReturnedNone, Slot, Wrong, call
+from classroom.variants import variant
 from minitape import recording
+
+
+def _signed_point(rng, most):
+    """A point (x, y) of two nonzero numbers in steps of 1/8, of magnitude at most ``most``/8."""
+    return {"point": tuple(float(rng.choice([-1, 1]) * rng.integers(1, most + 1) / 8) for _ in range(2))}
+
+
+VARIANTS = {
+    # 7.1: ∂²g/∂y∂x of g(x, y) = x² y³ + sin(x y) at point, by two nested tapes
+    "7.1": variant(point=(0.5, 1.5), draw=lambda rng: _signed_point(rng, 20)),
+    # 7.3: the Hessian of g(x, y) = x² y + y³ at point, by hand
+    "7.3": variant(point=(1.0, 2.0), draw=lambda rng: _signed_point(rng, 24)),
+}
 
 
 def quartic(x):
@@ -16,10 +30,9 @@ def wavy(x):
     return mt.reduce_sum(x * mt.sin(x)) + x[0] * x[1] * x[2]
 
 
-FUNCTIONS = {"quartic": quartic, "wavy": wavy}
-HVP_CASES = [("wavy", np.array([0.5, -1.0, 2.0]), np.array([1.0, 0.0, 0.0])),
-             ("wavy", np.array([1.5, 0.3, -0.7]), np.array([0.2, -1.0, 3.0])),
-             ("quartic", np.linspace(-1.0, 1.0, 5), np.cos(np.arange(5.0)))]
+HVP_CASES = [(wavy, np.array([0.5, -1.0, 2.0]), np.array([1.0, 0.0, 0.0])),
+             (wavy, np.array([1.5, 0.3, -0.7]), np.array([0.2, -1.0, 3.0])),
+             (quartic, np.linspace(-1.0, 1.0, 5), np.cos(np.arange(5.0)))]
 
 
 def _recorders_seen_by(f, seen):
@@ -31,11 +44,12 @@ def _recorders_seen_by(f, seen):
     return watched
 
 
-def hvp_probe(hvp, name, x0, v0):
+def hvp_probe(hvp, f, x0, v0):
     """7.4: the product the learner's function returns for one function, point and direction."""
+    name = f.__name__
     seen = []
     try:
-        product = call(hvp, _recorders_seen_by(FUNCTIONS[name], seen), mt.constant(x0), mt.constant(v0),
+        product = call(hvp, _recorders_seen_by(f, seen), mt.constant(x0), mt.constant(v0),
                        what=f"on {name} at x = {x0.tolist()}")
     except ReturnedNone:
         if seen and seen[0][:2] == ["ForwardAccumulator", "GradientTape"]:
