@@ -71,10 +71,13 @@ student:
 
 # An nbgrader course folder in build/nbgrader/ (INSTRUCTORS.md): source/<lesson>/ is rewritten, the gradebook and
 # the submissions stay. Then: cd build/nbgrader && ../../.venv/bin/nbgrader generate_assignment 05_reverse_mode
+# The class (each student's own numbers): the gradebook's students, STUDENTS="ada bob" and ROSTER=a file of ids.
+STUDENTS ?=
+ROSTER ?=
 nbgrader: EXTRAS = course grading
 nbgrader:
 	rm -rf build/nbgrader/source
-	$(PY) -m classroom.editions nbgrader build/nbgrader $(LESSON_FILES)
+	$(PY) -m classroom.editions nbgrader build/nbgrader $(LESSON_FILES) --students $(STUDENTS) $(if $(ROSTER),--roster $(ROSTER))
 
 bench: EXTRAS = course
 bench:

@@ -6,7 +6,8 @@ what is wrong in kind and a hint, never the expected value. A reference solution
 ``with reference_solution("5.1"):``, which checks it and then gives the learner's own names back.
 
 What a student receives (the student edition, the nbgrader release) holds only the public part of this package:
-``checks``, ``judge``, ``probes``, ``lessons/`` (public test cases and probes) and ``data/`` (hashes and kinds).
+``checks``, ``judge``, ``probes``, ``variants`` (each student's own numbers), ``lessons/`` (public test cases,
+probes and the numbers' declarations) and ``data/`` (hashes and kinds).
 The instructor's part: ``answers/`` (the answers, in plain Python), ``spec`` (how an answer is declared),
 ``safe_data`` (writes ``data/`` from the answers), ``editions`` (the student and nbgrader editions) and
 ``grading`` (the hidden tests). ``minitape`` itself holds none of this.
@@ -14,5 +15,6 @@ The instructor's part: ``answers/`` (the answers, in plain Python), ``spec`` (ho
 
 from classroom.checks import check, passed, reference_solution
 from classroom.tapes import your_parts_or_reference
+from classroom.variants import your_numbers
 
-__all__ = ["check", "passed", "reference_solution", "your_parts_or_reference"]
+__all__ = ["check", "passed", "reference_solution", "your_numbers", "your_parts_or_reference"]

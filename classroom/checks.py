@@ -4,24 +4,29 @@
 ``⏳ 0.1: not answered yet`` while the answer is ``...``, ``✅ 0.1: correct.``, or ``❌ 0.1: not correct yet:``
 with what is wrong in kind and a hint. It judges from ``classroom/data/``, which holds hashes and kinds, never
 an expected value (``classroom.judge``). The hints come in steps: the k-th different wrong answer to an
-exercise shows its k-th hint. Under nbgrader's autograder a check that is not ✅ also raises; the grade itself
-comes from the hidden tests of the instructor's copy (``classroom.grading``).
+exercise shows its k-th hint. A check is feedback for the learner, never a grade: grades come from the trusted
+grader, which judges what a submission computed outside the student's Python (``classroom.grader``).
+
+Where a lesson gives each student their own numbers (``classroom.variants``), the check judges the answer for
+this student's numbers, from ``data/students/`` (written for a class by ``make nbgrader``), and says so when this
+copy has no data for the student.
 """
 
 import functools
 import importlib
 import json
-import os
 import pathlib
 import re
 import sys
+import textwrap
 
 import numpy as np
 
+from classroom import variants
 from classroom.judge import plain, verdict
 
 DATA = pathlib.Path(__file__).resolve().parent / "data"
-GRADING = ("autograde", "validate")  # the values of NBGRADER_EXECUTION while nbgrader runs a submission
+WIDTH = 88  # a check's line is wrapped at words to this width, so that no notebook breaks it inside a word
 STUCK = "Stuck? The full edition of the course has a reference solution in the collapsed cell below this check."
 NOT_ANSWERED = "not answered yet: replace the ... with your answer."
 
@@ -48,15 +53,28 @@ def lesson_data(lesson):
     return json.loads(path.read_text())
 
 
+@functools.cache
+def student_data(lesson, student):
+    """A student's own data for a lesson's exercises with numbers of their own ({} if this copy has none)."""
+    path = DATA / "students" / f"lesson_{int(lesson):02d}" / f"{variants.student_key(student)}.json"
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
 class Exercises(dict):
-    """Every exercise's data, read lesson by lesson as the ids are asked for."""
+    """Every exercise's data, read lesson by lesson as the ids are asked for (a student's own where there is one)."""
 
     def __missing__(self, exercise_id):
-        specs = lesson_data(lesson_of(exercise_id))
+        lesson = lesson_of(exercise_id)
+        specs = lesson_data(lesson)
         if exercise_id not in specs:
-            raise KeyError(f"exercise {exercise_id!r} is not in the data of lesson {lesson_of(exercise_id)}; "
+            raise KeyError(f"exercise {exercise_id!r} is not in the data of lesson {lesson}; "
                            f"it has {', '.join(specs)}")
-        self[exercise_id] = specs[exercise_id]
+        data = specs[exercise_id]
+        student = variants.student_id()
+        if student is not None and variants.variant_of(exercise_id) is not None:
+            data = student_data(lesson, student).get(exercise_id) or {
+                "name": data["name"], "answer": data["answer"], "hints": data["hints"], "unchecked": student}
+        self[exercise_id] = data
         return self[exercise_id]
 
 
@@ -71,6 +89,9 @@ def resolve(reference):
 
 def assess(exercise_id, answer):
     """``(status, what is wrong)`` of ``answer``, with an answer no rule foresaw reported, never raised."""
+    data = EXERCISES[exercise_id]
+    if "unchecked" in data:  # a student's own numbers, and no data for them in this copy
+        return ("unanswered", None) if answer is ... else ("unchecked", data["unchecked"])
     try:
         return verdict(exercise_id, EXERCISES, answer, resolve)
     except Exception as error:  # an answer no rule foresaw: say so, never break the learner's notebook
@@ -82,17 +103,23 @@ def line(exercise_id, status, problem, hints=(), count=0):
 
     >>> line("9.9", "wrong", "the sign is wrong", ["Power rule."], 1)
     '❌ 9.9: not correct yet: the sign is wrong. Hint: Power rule.'
+
+    A long line is wrapped at words (``WIDTH``), its further lines indented.
     """
     if status == "correct":
         return f"✅ {exercise_id}: correct."
     if status == "unanswered":
         return f"⏳ {exercise_id}: {NOT_ANSWERED}"
-    said = f"❌ {exercise_id}: not correct yet: {_sentence(problem)}"
-    if hints and count:
-        said += f" Hint: {_sentence(hints[min(count, len(hints)) - 1])}"
-        if count > len(hints):
-            said += f" {STUCK}"
-    return said
+    if status == "unchecked":
+        said = (f"📝 {exercise_id}: answered. This copy has no self-check for your own numbers (student {problem}); "
+                f"your answer is graded when you submit.")
+    else:
+        said = f"❌ {exercise_id}: not correct yet: {_sentence(problem)}"
+        if hints and count:
+            said += f" Hint: {_sentence(hints[min(count, len(hints)) - 1])}"
+            if count > len(hints):
+                said += f" {STUCK}"
+    return textwrap.fill(said, WIDTH, subsequent_indent="   ", break_long_words=False, break_on_hyphens=False)
 
 
 def check(exercise_id, answer):
@@ -106,10 +133,7 @@ def check(exercise_id, answer):
         if now != last or count == 0:
             count += 1
         _attempts[exercise_id] = (count, now)
-    said = line(exercise_id, status, problem, EXERCISES[exercise_id]["hints"], count)
-    print(said)
-    if status != "correct" and os.environ.get("NBGRADER_EXECUTION") in GRADING:
-        raise AssertionError(said)
+    print(line(exercise_id, status, problem, EXERCISES[exercise_id]["hints"], count))
 
 
 def passed(*exercise_ids):
@@ -172,4 +196,6 @@ class reference_solution:  # lower case: a notebook uses it like a function, in 
         if status != "correct":
             raise AssertionError(f"the reference solution of {exercise_id} fails its own check: "
                                  f"{'it leaves the ...' if status == 'unanswered' else problem}")
-        return f"✅ {exercise_id}: the reference solution passes its check (your own answer is unchanged)."
+        return textwrap.fill(f"Reference solution of {exercise_id}: it passes the check. This line is about the "
+                             f"reference, not your answer: your own check is the line above the solution, and "
+                             f"your answer is unchanged.", WIDTH, subsequent_indent="   ")

@@ -7,12 +7,23 @@ The cells of an exercise carry tags: ``exercise`` (the learner's cell, with ``..
     python -m classroom.editions tidy notebooks/05_reverse_mode.ipynb      # check the structure, fold the solutions
     python -m classroom.editions student build/student notebooks/*.ipynb   # no solutions; classroom's public part
     python -m classroom.editions nbgrader build/nbgrader notebooks/*.ipynb # a course folder with hidden tests
+    python -m classroom.editions nbgrader build/nbgrader notebooks/*.ipynb --students ada bob --roster class.txt
 
 The student edition (``build/student/``) holds the lessons without their solution cells, with the outputs of the
 exercise and check cells cleared (every teaching output is kept), and beside them ``classroom/`` with only its
-public part (``PUBLIC``): the checks, probes and hashed data, no answer. The nbgrader course holds, per lesson,
-``source/<lesson>/<lesson>.ipynb`` (each reference body inside its learner cell between nbgrader's solution markers,
-one graded cell per exercise part, each with its hidden test) and the same public ``classroom/``.
+public part (``PUBLIC``): the checks, probes and hashed data, no answer. It stands alone: a README that says how to
+install, open and check (``templates/student_README.md``), the license files, and minitape as a wheel in
+``wheels/``; lesson 00 speaks of that folder, not of the repository's ``make`` commands or its Binder badge.
+
+The nbgrader course holds, per lesson, ``source/<lesson>/<lesson>.ipynb`` (each reference body inside its learner
+cell between nbgrader's solution markers, one graded cell per exercise part, each with its hidden test) and the same
+public ``classroom/``, marked as a graded release's (``graded.json``), with each student's own data for the
+exercises whose numbers are each student's own (``classroom.variants``): for the students named, listed in a roster
+file (one id a line), and those in the course's gradebook (``gradebook.db``, nbgrader's ``nbgrader db student
+add``).
+
+Both editions are built from the lessons as committed: a lesson that differs from the repository's last commit (a
+teacher's own answers typed into it), or whose learner cell lost its ``...``, is refused, by name.
 
 >>> exercise_heading("### Exercise 5.3 (medium): which mode?")
 ('5.3', 2)
@@ -25,18 +36,23 @@ one graded cell per exercise part, each with its hidden test) and the same publi
 import argparse
 import ast
 import collections
+import json
 import pathlib
 import re
 import shutil
+import subprocess
+import sys
 import textwrap
 
 import nbformat
 
+from classroom import safe_data
 from classroom.grading import hidden_test
 
 CLASSROOM = pathlib.Path(__file__).resolve().parent
+REPOSITORY = CLASSROOM.parent
 # What students receive of this package: the checks, their probes and the hashed data, never the answers.
-PUBLIC = ["__init__.py", "checks.py", "judge.py", "probes.py", "tapes.py", "lessons", "data"]
+PUBLIC = ["__init__.py", "checks.py", "judge.py", "probes.py", "tapes.py", "variants.py", "lessons", "data"]
 
 HEADING = re.compile(r"^#+\s*Exercise\s+(\d+\.\d+)\s*(?:\(([^)]*)\))?", re.MULTILINE)
 WITH_REFERENCE = re.compile(r"""^with reference_solution\(\s*["']""")
@@ -144,10 +160,47 @@ def reference_body(source):
     return textwrap.dedent("\n".join(body)).strip("\n")
 
 
+# What lesson 00 says of the repository, and what the student edition says instead: each must be found once.
+BADGE = re.compile(r"\[!\[Launch on Binder\]\([^)]*\)\]\([^)]*\)\n*")
+FOR_STUDENTS = [
+    (re.compile(r"start the course on your own machine \(or on Binder\) and run its tests"),
+     "start the course on your own machine, or on your class's JupyterHub"),
+    (re.compile(r"## Running the course\n[\s\S]*?(?=\*\*In JupyterLab\*\*)"),
+     "## Running the course\n\nThe README.md in this folder says how to install the course (once) and open it: "
+     "start JupyterLab in this folder, so that the lessons find the `classroom` folder their checks import. On "
+     "your class's JupyterHub it is installed already.\n\n"),
+    (re.compile(r"\* `make lab` opens the course, `make test` tests it[\s\S]*?(?=\n\* )"),
+     "* `jupyter lab` in the course's folder opens it; its README.md says how to install it."),
+    (re.compile(r"\* The course's `README.md` and `environment.yml`: the set-up commands above\."),
+     "* This folder's `README.md`: how to install and open the course."),
+]
+
+
+def for_students(nb):
+    """Lesson 00's words about the repository (``make lab``, Binder) replaced by the student edition's own; how often
+    each replacement was made."""
+    found = collections.Counter()
+    for cell in nb.cells:
+        if cell.cell_type != "markdown":
+            continue
+        cell.source = BADGE.sub("", cell.source)
+        for number, (pattern, replacement) in enumerate(FOR_STUDENTS):
+            cell.source, count = pattern.subn(replacement, cell.source)
+            found[number] += count
+    return found
+
+
 def student_edition(nb):
-    """A copy without solution cells, with the outputs of exercise and check cells cleared."""
+    """A copy without solution cells, with the outputs of exercise and check cells cleared, and lesson 00's words
+    about the repository replaced."""
     nb = nbformat.from_dict(nb)
     nb.cells = [cell for cell in nb.cells if "solution" not in tags(cell)]
+    if "Running the course" in "".join(cell.source for cell in nb.cells):
+        found = for_students(nb)
+        missing = [pattern.pattern for number, (pattern, _) in enumerate(FOR_STUDENTS) if not found[number]]
+        if missing:
+            raise ValueError(f"lesson 00 no longer says what the student edition replaces ({missing[0]!r}): "
+                             f"update classroom.editions.FOR_STUDENTS")
     for cell in nb.cells:
         if "exercise" in tags(cell) or "check" in tags(cell):
             cell.outputs, cell.execution_count = [], None
@@ -216,17 +269,75 @@ def copy_public_package(out_dir):
             shutil.copy(source, target / name)
 
 
-def build_student(out_dir, paths):
-    """The student edition of ``paths`` in ``out_dir``: one notebook per lesson, and classroom's public part."""
+def refuse_uncommitted(paths):
+    """Stop, naming them, on lessons that differ from the repository's last commit or whose learner cells were
+    answered: an edition built from them would hand the students a teacher's own answers."""
+    paths = [pathlib.Path(p).resolve() for p in paths]
+    inside = subprocess.run(["git", "rev-parse", "--is-inside-work-tree"], cwd=REPOSITORY, capture_output=True)
+    if inside.returncode == 0:
+        changed = subprocess.run(["git", "status", "--porcelain", "--", *map(str, paths)], cwd=REPOSITORY,
+                                 capture_output=True, text=True, check=True).stdout.splitlines()
+        if changed:
+            names = ", ".join(line[3:] for line in changed)
+            sys.exit(f"editions: {names} differ from the last commit (answers typed into a lesson would reach the "
+                     f"students): commit them if they are the course, or restore them (git checkout -- FILE)")
+    for path in paths:
+        answered = [index for index, cell in enumerate(nbformat.read(path, as_version=4).cells)
+                    if "exercise" in tags(cell) and "..." not in cell.source]
+        if answered:
+            sys.exit(f"editions: {path.name} has answered learner cells (cells {answered} hold no ...): restore "
+                     f"them from the repository")
+
+
+def lesson_title(nb):
+    """A lesson's title, from its first heading: "Welcome: derivatives, computed by a program"."""
+    heading = nb.cells[0].source.splitlines()[0]
+    return re.sub(r"^#\s*\d+\s*·\s*", "", heading)
+
+
+def build_wheel(out_dir):
+    """minitape as a wheel in ``out_dir``; returns its file name."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    subprocess.run([sys.executable, "-m", "pip", "wheel", str(REPOSITORY), "--no-deps", "-q", "-w", str(out_dir)],
+                   check=True)
+    return max(out_dir.glob("minitape-*.whl"), key=lambda p: p.stat().st_mtime).name
+
+
+def build_student(out_dir, paths, wheel=True):
+    """The student edition of ``paths`` in ``out_dir``: the lessons, classroom's public part, a README, the licenses
+    and (unless ``wheel`` is False) the minitape wheel."""
     out_dir = pathlib.Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
+    titles = []
     for path in map(pathlib.Path, paths):
-        nbformat.write(student_edition(nbformat.read(path, as_version=4)), out_dir / path.name)
+        nb = nbformat.read(path, as_version=4)
+        titles.append(f"- `{path.name}`: {lesson_title(nb)}")
+        nbformat.write(student_edition(nb), out_dir / path.name)
     copy_public_package(out_dir)
+    for name in ("LICENSE", "LICENSE-lessons"):
+        shutil.copy(REPOSITORY / name, out_dir / name)
+    if wheel:
+        readme = (CLASSROOM / "templates" / "student_README.md").read_text()
+        (out_dir / "README.md").write_text(readme.format(count=len(titles), wheel=build_wheel(out_dir / "wheels"),
+                                                         lessons="\n".join(titles)))
 
 
-def build_nbgrader(out_dir, paths):
-    """An nbgrader course folder: ``nbgrader_config.py`` and ``source/<lesson>/`` (the notebook and classroom/)."""
+def roster(out_dir, names=(), roster_file=None):
+    """The students of a class: ``names``, the lines of ``roster_file``, and the students of the course's gradebook."""
+    students = list(names)
+    if roster_file is not None:
+        students += [line.strip() for line in pathlib.Path(roster_file).read_text().splitlines() if line.strip()]
+    gradebook = pathlib.Path(out_dir) / "gradebook.db"
+    if gradebook.exists():
+        from nbgrader.api import Gradebook  # the grading extra: only an instructor with a gradebook has it
+        with Gradebook(f"sqlite:///{gradebook}") as book:
+            students += [student.id for student in book.students]
+    return list(dict.fromkeys(students))
+
+
+def build_nbgrader(out_dir, paths, students=()):
+    """An nbgrader course folder: ``nbgrader_config.py`` and ``source/<lesson>/`` (the notebook and classroom/),
+    with each of ``students``' own data."""
     out_dir = pathlib.Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "nbgrader_config.py").write_text(NBGRADER_CONFIG)
@@ -239,6 +350,8 @@ def build_nbgrader(out_dir, paths):
             raise ValueError(f"{path}: {error}") from None
         nbformat.write(source, folder / path.name)
         copy_public_package(folder)
+        (folder / "classroom" / "graded.json").write_text(json.dumps({"edition": "graded release"}) + "\n")
+        safe_data.write_student_data(folder / "classroom" / "data", [int(path.stem[:2])], students)
 
 
 def main(argv=None):
@@ -250,7 +363,12 @@ def main(argv=None):
         command = commands.add_parser(name, help=f"write {what} into OUT_DIR")
         command.add_argument("out_dir", type=pathlib.Path)
         command.add_argument("notebooks", nargs="+", type=pathlib.Path)
+        if name == "nbgrader":
+            command.add_argument("--students", nargs="*", default=[], help="student ids to give their own numbers")
+            command.add_argument("--roster", type=pathlib.Path, help="a file of student ids, one a line")
     args = parser.parse_args(argv)
+    if args.command != "tidy":
+        refuse_uncommitted(args.notebooks)
     if args.command == "tidy":
         for path in args.notebooks:
             nb = nbformat.read(path, as_version=4)
@@ -258,7 +376,7 @@ def main(argv=None):
     elif args.command == "student":
         build_student(args.out_dir, args.notebooks)
     else:
-        build_nbgrader(args.out_dir, args.notebooks)
+        build_nbgrader(args.out_dir, args.notebooks, roster(args.out_dir, args.students, args.roster))
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@ The answers (``classroom/answers/``, in the instructor's copy only) are turned b
 the hints, and, for everything the check looks at (a *slot*: the answer itself, or what a probe observed of it
 on a public test case), the slot's kind (shape, dtype, or the type of an exact answer) and a hash of its value
 rounded at the tolerance. ``verdict`` compares an answer with that data; ``classroom.checks`` prints it for the
-learner, and the nbgrader edition's hidden tests run this same module, copied into them, for the grade.
+learner. Grades never come from here: the trusted grader judges what a submission computed, outside the student's
+Python (``classroom.grader``).
 
 **Rounding.** A number x is mapped to u(x) = sign(x) log(1 + |x|/a), with a = atol/rtol: there the tolerance
 ``|x - w| <= atol + rtol |w|`` of ``np.allclose`` becomes an interval of width about 2 rtol around u(w), whatever
@@ -32,6 +33,10 @@ from classroom.probes import MORE, ONE, NotAnswered, Raised, ReturnedNone, Slot,
     class_is_placeholder, is_placeholder, parts
 
 ITERATIONS = 1000  # of PBKDF2: about a millisecond per hash, so that trying every rounded value is slow
+# A student's own numbers (classroom.variants) are hashed with scrypt, memory-hard and about 50 ms a hash here: the
+# answer of a graded exercise is then slower to find by trying values than by doing the exercise (INSTRUCTORS.md).
+SLOW = "scrypt"
+SCRYPT = {"n": 2**13, "r": 8, "p": 1, "maxmem": 64 * 2**20}
 WIDTH = 5  # a cell of the rounding grid is WIDTH * rtol wide on the u axis (see the module's docstring)
 
 NONE_GRADIENT = ("a gradient is None when the tape recorded no path from the target to the source: the source was "
@@ -46,18 +51,17 @@ POWERS_OF_TEN = (1, 2, 3, 4, 5, 6)
 
 # --- hashing -----------------------------------------------------------------------------------------------------
 
-def digest(salt, text):
-    """The salted, slow hash of ``text`` (hex)."""
-    function = hashlib.pbkdf2_hmac
-    # A stand-in written in Python could answer whatever it is asked: only the C function is taken.
-    if type(function) is not type(len) or function.__name__ != "pbkdf2_hmac":
-        raise RuntimeError("hashlib.pbkdf2_hmac has been replaced, so no answer can be judged")
-    return function("sha256", text.encode(), salt.encode(), ITERATIONS).hex()
+def digest(salt, text, kdf=None):
+    """The salted, slow hash of ``text`` (hex): PBKDF2, or scrypt for ``kdf="scrypt"`` (a student's own numbers)."""
+    if kdf == SLOW:
+        return hashlib.scrypt(text.encode(), salt=salt.encode(), **SCRYPT).hex()
+    return hashlib.pbkdf2_hmac("sha256", text.encode(), salt.encode(), ITERATIONS).hex()
 
 
-def salt_of(name, case, slot, extra=""):
-    """The salt of a slot: the learner's name, the test case and the slot, so that no two exercises share hashes."""
-    return f"minitape course|{name}|{case}|{slot}{extra}"
+def salt_of(name, case, slot, extra="", student=None):
+    """The salt of a slot: the learner's name, the test case and the slot, so that no two exercises share hashes,
+    and the student's key for a student's own numbers, so that no two students do."""
+    return f"minitape course|{name}|{case}|{slot}{extra}" + (f"|student {student}" if student else "")
 
 
 def spread(x, rtol, atol):
@@ -198,7 +202,7 @@ def exact_form(value):
 
 # --- the data of a slot (what safe_data writes) ---------------------------------------------------------------------
 
-def numeric_slot(value, rtol, atol, salt):
+def numeric_slot(value, rtol, atol, salt, kdf=None):
     """The data of a numeric slot whose right value is ``value``: kind, rounding grids and hash, never the value."""
     if not 1e-13 <= rtol <= 0.05 or not atol > 0:
         raise ValueError(f"rtol must be within 1e-13 and 0.05 and atol above 0, not rtol={rtol}, atol={atol}")
@@ -208,10 +212,12 @@ def numeric_slot(value, rtol, atol, salt):
     numbers = array.ravel().tolist()
     grids = "".join(grid_of(x, rtol, atol) for x in numbers)
     slot = {"rtol": rtol, "atol": atol, "shape": list(array.shape), "finite": all(map(math.isfinite, numbers)),
-            "grids": grids, "hash": digest(salt, rounded_text(numbers, array.shape, rtol, atol, grids))}
+            "grids": grids, "hash": digest(salt, rounded_text(numbers, array.shape, rtol, atol, grids), kdf)}
+    if kdf:
+        slot["kdf"] = kdf
     if dtype_of(value):
         slot["dtype"] = dtype_of(value)
-    if len(numbers) > 1:
+    if len(numbers) > 1 and not kdf:
         ordered = sorted(numbers)
         ordered_grids = "".join(grid_of(x, rtol, atol) for x in ordered)
         slot["sorted"] = {"grids": ordered_grids,
@@ -220,12 +226,14 @@ def numeric_slot(value, rtol, atol, salt):
     return slot
 
 
-def exact_slot(value, salt, options=None):
+def exact_slot(value, salt, options=None, kdf=None):
     """The data of a slot compared exactly: the kind of the right value and its hash; ``options`` are public."""
     text, kind = exact_form(value)
     if kind == "other":
         raise TypeError(f"an exact answer is a string, a bool, a number or a tuple, not {type(value).__name__}")
-    slot = {"kind": kind, "type": type(value).__name__, "hash": digest(salt, text)}
+    slot = {"kind": kind, "type": type(value).__name__, "hash": digest(salt, text, kdf)}
+    if kdf:
+        slot["kdf"] = kdf
     if options is not None:
         slot["options"] = list(options)
     return slot
@@ -261,11 +269,18 @@ def compare(value, slot, salt, gradient=False):
 
 def _matches(array, slot, salt):
     numbers = array.ravel().tolist()
-    return digest(salt, rounded_text(numbers, array.shape, slot["rtol"], slot["atol"], slot["grids"])) == slot["hash"]
+    text = rounded_text(numbers, array.shape, slot["rtol"], slot["atol"], slot["grids"])
+    return digest(salt, text, slot.get("kdf")) == slot["hash"]
 
 
 def _kind_of_difference(array, slot, salt):
-    """What an answer that matches no hash is, if a slip explains it: a sign, a power of ten, a factor, an order."""
+    """What an answer that matches no hash is, if a slip explains it: a sign, a power of ten, a factor, an order.
+
+    Not for a student's own numbers (a slow hash): trying some forty slips would make the check an oracle that says
+    how far an answer is from the right one.
+    """
+    if slot.get("kdf"):
+        return "the value is wrong"
     with np.errstate(all="ignore"):
         for factor, says in _SLIPS:
             if _matches(array / factor, slot, salt):
@@ -297,7 +312,7 @@ def _compare_exact(value, slot, salt):
     options = slot.get("options")
     if options is not None and text not in [exact_form(option)[0] for option in options]:
         return "answer one of: " + ", ".join(repr(option) for option in options)
-    if digest(salt, text) == slot["hash"]:
+    if digest(salt, text, slot.get("kdf")) == slot["hash"]:
         return None
     if kind != slot["kind"]:
         return f"it is {described(value)}, the exercise asks for {article(slot['type'])}"
@@ -392,15 +407,15 @@ def _compare_case(data, observed, number, count):
     if len(slots) != len(expected):
         raise RuntimeError(f"the probe observed {len(slots)} values, the data has {len(expected)}: "
                            f"regenerate it (python -m classroom.safe_data)")
-    name, gradient = data["name"], data.get("gradient", False)
-    problems = [compare(slot.value, want, salt_of(name, number, j), gradient)
+    name, gradient, student = data["name"], data.get("gradient", False), data.get("student")
+    problems = [compare(slot.value, want, salt_of(name, number, j, student=student), gradient)
                 for j, (slot, want) in enumerate(zip(slots, expected))]
     if all(problem is None for problem in problems):
         return None
     for m, mistake in enumerate(data.get("mistakes", [])):
         wrong = mistake["expected"][number - 1]
-        if wrong is not None and all(compare(slot.value, want, salt_of(name, number, j, f"|mistake {m}"), gradient)
-                                     is None for j, (slot, want) in enumerate(zip(slots, wrong))):
+        if wrong is not None and all(compare(slot.value, want, salt_of(name, number, j, f"|mistake {m}", student),
+                                             gradient) is None for j, (slot, want) in enumerate(zip(slots, wrong))):
             return mistake["says"]
     j, problem = next((j, p) for j, p in enumerate(problems) if p is not None)
     says = slots[j].says if slots[j].says is not None else (None if data["answer"] == "value" else

@@ -5,7 +5,8 @@ answer (a value, or a reference function or class that a public probe runs on pu
 mistakes and the hints, nudge first. ``classroom.safe_data`` turns the specs into the data students receive,
 which holds no answer: every kind of spec is judged by ``classroom.judge`` from hashes.
 
-- ``value``: a number, list, array or tensor, within ``rtol``/``atol``;
+- ``value``: a number, list, array or tensor, within ``rtol``/``atol``; where the lesson gives each student their own
+  numbers (``classroom.variants``), ``expected`` is a function of them, as is the wrong value of a mistake;
 - ``choice``: an exact answer (a string, an int, a tuple such as a shape), maybe among public ``options``;
 - ``function``: a function (or a class, ``answer="class"``; anything, ``answer="any"``), run by ``probe`` on each
   test case of ``cases``; what the probe observes of it is compared with what it observes of ``reference``;
@@ -24,7 +25,7 @@ the learner's names they build on (``{"11.2": "record"}``): the check waits for 
 
 import numpy as np
 
-from classroom import judge, probes
+from classroom import judge, probes, variants
 from classroom.probes import NotAnswered, Raised, ReturnedNone, Slot, Wrong
 
 
@@ -43,13 +44,29 @@ class Spec:
     def __repr__(self):
         return f"<exercise answer {self.name!r}>"
 
-    def observed(self, right):
-        """What the check observes of ``right`` (the answer or a mistake) on each test case: lists of Slots."""
+    def expected_for(self, numbers):
+        """The right answer of a value exercise for an exercise's ``numbers`` (None where it has none)."""
+        return self._for(self.expected, numbers)
+
+    def _for(self, thing, numbers):
+        """``thing``, or ``thing(numbers)`` for a value exercise whose answer depends on the student's numbers."""
+        if self.reference is None and callable(thing) and not isinstance(thing, type):
+            if numbers is None:
+                raise ValueError(f"the answer of {self.name!r} is a function of the exercise's numbers, but its "
+                                 f"lesson declares none (VARIANTS in classroom/lessons/)")
+            return thing(numbers)
+        return thing
+
+    def observed(self, right, cases=None):
+        """What the check observes of ``right`` (the answer or a mistake) on each test case: lists of Slots.
+
+        ``cases`` replaces the exercise's public test cases (the grader's hidden ones).
+        """
         if self.probe is None and self.reference is None:
             return [[Slot(right, exact=self.exact)]]
         probe = self.probe or probes.call_with
         observations = []
-        for case in self.cases:
+        for case in self.cases if cases is None else cases:
             try:
                 seen = probe(right, *case)
             except (NotAnswered, Wrong, Raised, ReturnedNone) as error:
@@ -59,43 +76,53 @@ class Spec:
             observations.append([slot if isinstance(slot, Slot) else Slot(slot) for slot in seen])
         return observations
 
-    def data(self, exercise_id, lesson_module):
-        """What the students' check needs to judge this exercise: no value of the answer, only kinds and hashes."""
+    def data(self, exercise_id, lesson_module, student=None):
+        """What the students' check needs to judge this exercise: no value of the answer, only kinds and hashes.
+
+        With a ``student``, for that student's own numbers: the hashes are then salted with the student and slow to
+        compute (``judge.SLOW``), and no slip is recognised by trying factors (that would make the check an oracle).
+        """
+        numbers = variants.numbers(exercise_id, student)
         data = {"name": self.name, "answer": self.answer, "hints": self.hints}
         if self.gradient:
             data["gradient"] = True
         if self.needs:
             data["needs"] = self.needs
+        if student is not None:
+            data["student"] = variants.student_key(student)
         for field, thing in (("cases", self.cases), ("probe", self.probe), ("test", self.test)):
             if thing is not None:
                 data[field] = public_name(thing, lesson_module, f"the {field} of exercise {exercise_id}")
         if self.test is not None and self.reference is None and self.expected is None:
             return data
-        right = self.observed(self.reference if self.reference is not None else self.expected)
+        right = self.observed(self.reference if self.reference is not None else self.expected_for(numbers))
         failed = [(case, seen) for case, seen in enumerate(right, 1) if isinstance(seen, Exception)]
         if failed:
             case, error = failed[0]
             raise ValueError(f"the probe of exercise {exercise_id} fails on its reference, test case {case}: "
                              f"{type(error).__name__}: {error}")
-        data["expected"] = [[self._slot(slot, judge.salt_of(self.name, case, j), _exact(slot))
+        salted = data.get("student")
+        kdf = None if student is None else judge.SLOW
+        data["expected"] = [[self._slot(slot, judge.salt_of(self.name, case, j, student=salted), _exact(slot), kdf)
                              for j, slot in enumerate(seen)] for case, seen in enumerate(right, 1)]
         if self.mistakes:
-            data["mistakes"] = [self._mistake(exercise_id, m, wrong, says, right)
+            data["mistakes"] = [self._mistake(exercise_id, m, self._for(wrong, numbers), says, right, salted, kdf)
                                 for m, (wrong, says) in enumerate(self.mistakes)]
         return data
 
-    def _slot(self, slot, salt, exact):
+    def _slot(self, slot, salt, exact, kdf):
         if exact:
-            return judge.exact_slot(slot.value, salt, self.options)
-        return judge.numeric_slot(slot.value, self.rtol, self.atol, salt)
+            return judge.exact_slot(slot.value, salt, self.options, kdf=kdf)
+        return judge.numeric_slot(slot.value, self.rtol, self.atol, salt, kdf=kdf)
 
-    def _mistake(self, exercise_id, m, wrong, says, right):
+    def _mistake(self, exercise_id, m, wrong, says, right, student, kdf):
         expected = []
         for case, (wrong_slots, right_slots) in enumerate(zip(self.observed(wrong), right), 1):
             if isinstance(wrong_slots, Exception) or len(wrong_slots) != len(right_slots):
                 expected.append(None)  # the slip fails or looks different on this case: it is recognised on others
                 continue
-            expected.append([self._slot(w, judge.salt_of(self.name, case, j, f"|mistake {m}"), _exact(r))
+            expected.append([self._slot(w, judge.salt_of(self.name, case, j, f"|mistake {m}", student=student),
+                                        _exact(r), kdf)
                              for j, (w, r) in enumerate(zip(wrong_slots, right_slots))])
         if all(e is None for e in expected):
             raise ValueError(f"mistake {m} of exercise {exercise_id} ({says!r}) is observed on no test case")

@@ -7,6 +7,7 @@ import csv
 import os
 import pathlib
 import re
+import shutil
 import subprocess
 import sys
 
@@ -20,7 +21,7 @@ nbclient = pytest.importorskip("nbclient", reason="nbclient is in the test extra
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
 GRADED = "05_reverse_mode"  # the lesson nbgrader grades here: multi-part exercises, pictures and tables
-REFERENCE_PASSES = re.compile(r"^✅ (\S+): the reference solution passes its check", re.MULTILINE)
+REFERENCE_PASSES = re.compile(r"^Reference solution of (\S+): it passes the check\.", re.MULTILINE)
 VERDICT = re.compile(r"^(✅ \S+: correct\.|❌ \S+: not correct yet: .+|⏳ \S+: not answered yet: .+)$")
 
 
@@ -83,7 +84,7 @@ def test_instructors_guide_states_the_lessons_time(path):
 
 @pytest.mark.parametrize("path", LESSONS, ids=[p.stem for p in LESSONS])
 def test_student_edition_runs_unanswered(path, tmp_path):
-    editions.build_student(tmp_path, [path])
+    editions.build_student(tmp_path, [path], wheel=False)
     assert not (tmp_path / "classroom" / "answers").exists()
     nb = nbformat.read(tmp_path / path.name, as_version=4)
     assert not any(role(cell, "solution") or cell.source.startswith("# Reference solution")
@@ -95,6 +96,42 @@ def test_student_edition_runs_unanswered(path, tmp_path):
             lines = text(cell).splitlines()
             assert len(lines) == len(editions.check_calls(cell.source)), cell.source
             assert all(line.startswith("⏳") and VERDICT.match(line) for line in lines), lines
+
+
+def test_the_student_edition_stands_alone(tmp_path):
+    editions.build_student(tmp_path, LESSONS)
+    readme = (tmp_path / "README.md").read_text()
+    (wheel,) = (tmp_path / "wheels").glob("minitape-*.whl")
+    assert f'pip install "wheels/{wheel.name}[course]"' in readme and "jupyter lab 00_welcome.ipynb" in readme
+    assert f"{len(LESSONS)} lessons" in readme and all(f"`{path.name}`" in readme for path in LESSONS)
+    for name in ("LICENSE", "LICENSE-lessons"):
+        assert (tmp_path / name).read_text() == (ROOT / name).read_text()
+    for path in LESSONS:   # nothing sends a student to the repository's make commands or to its Binder
+        words = "\n".join(cell.source for cell in nbformat.read(tmp_path / path.name, as_version=4).cells
+                          if cell.cell_type == "markdown")
+        assert not re.search(r"make (lab|test)|Binder|mybinder|environment\.yml", words), path.name
+    assert "README.md in this folder" in (tmp_path / "00_welcome.ipynb").read_text()
+
+
+def test_an_edition_is_built_from_the_lessons_as_committed(tmp_path, monkeypatch):
+    repository = tmp_path / "repository"
+    lesson = repository / "notebooks" / "00_welcome.ipynb"
+    lesson.parent.mkdir(parents=True)
+    shutil.copy(ROOT / "notebooks" / lesson.name, lesson)
+    git = ["git", "-c", "user.name=teacher", "-c", "user.email=teacher@example.org"]
+    for command in (["init", "-q"], ["add", "."], ["commit", "-qm", "the course"]):
+        subprocess.run(git + command, cwd=repository, check=True)
+    monkeypatch.setattr(editions, "REPOSITORY", repository)
+    editions.refuse_uncommitted([lesson])   # as committed: built
+    nb = nbformat.read(lesson, as_version=4)
+    learner = next(cell for cell in nb.cells if role(cell, "exercise") and "answer_0_1 = ..." in cell.source)
+    learner.source = "answer_0_1 = 3 * 2**2"   # the teacher's own answer, typed into the lesson
+    nbformat.write(nb, lesson)
+    with pytest.raises(SystemExit, match="notebooks/00_welcome.ipynb differ from the last commit"):
+        editions.refuse_uncommitted([lesson])
+    subprocess.run(git + ["commit", "-qam", "answered"], cwd=repository, check=True)
+    with pytest.raises(SystemExit, match=r"00_welcome.ipynb has answered learner cells \(cells \[\d+\]"):
+        editions.refuse_uncommitted([lesson])
 
 
 # --- the full edition: reference solutions pass and never overwrite the learner -----------------------------------
@@ -117,7 +154,7 @@ def test_run_all_keeps_a_wrong_learner_answer(tmp_path):
     check_cell = next(cell for cell in nb.cells if role(cell, "check") and '"0.1"' in cell.source)
     assert text(check_cell).startswith("❌ 0.1: not correct yet:")
     assert any(REFERENCE_PASSES.search(text(cell)) for cell in nb.cells if role(cell, "solution"))
-    after = text(nb.cells[-1]).splitlines()
+    after = text(nb.cells[-1]).replace("\n   ", " ").splitlines()   # the check's line, unwrapped
     assert after[0].startswith("❌ 0.1: not correct yet:") and after[1] == "7"
 
 

@@ -37,7 +37,8 @@ def lesson(monkeypatch):
 
 
 def said(capsys):
-    return capsys.readouterr().out.splitlines()
+    """The lines printed, each check's line unwrapped (a long one is wrapped at words, its further lines indented)."""
+    return capsys.readouterr().out.replace("\n   ", " ").splitlines()
 
 
 def problem(spec, answer, exercise_id="99.9"):
@@ -398,17 +399,14 @@ def test_no_message_contains_the_expected_value(expected, wrong):
 
 # --- nbgrader ---------------------------------------------------------------------------------------------------------
 
-def test_under_nbgrader_a_check_that_is_not_passed_raises(lesson, capsys, monkeypatch):
+def test_a_check_never_raises_even_under_nbgrader(lesson, capsys, monkeypatch):
+    """A check is feedback: grades come from the trusted grader, outside the student's Python."""
     lesson("99.1", value("y", expected=6.0, hints=HINTS))
-    check("99.1", 5.0)  # without nbgrader, a check never raises
-    for mode in ("autograde", "validate"):
-        monkeypatch.setenv("NBGRADER_EXECUTION", mode)
-        check("99.1", 6.0)
-        for answer in (..., 5.0):
-            with pytest.raises(AssertionError, match="99.1"):
-                check("99.1", answer)
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    for answer in (..., 5.0, 6.0):
+        check("99.1", answer)
     lines = said(capsys)
-    assert lines[0].startswith("❌") and lines[1] == "✅ 99.1: correct." and lines[2].startswith("⏳")
+    assert lines[0].startswith("⏳") and lines[1].startswith("❌") and lines[2] == "✅ 99.1: correct."
 
 
 # --- reference solutions never overwrite the learner, and lend what they defined to the next ones ---------------
@@ -433,8 +431,9 @@ def test_reference_solution_checks_itself_and_restores_the_globals_exactly(lesso
     assert namespace.keys() == before.keys()
     assert all(namespace[name] is before[name] for name in before)
     assert said(capsys) == [
-        "✅ 99.1: the reference solution passes its check (your own answer is unchanged).",
-        "✅ 99.2: the reference solution passes its check (your own answer is unchanged)."]
+        f"Reference solution of {exercise}: it passes the check. This line is about the reference, not your answer: "
+        f"your own check is the line above the solution, and your answer is unchanged."
+        for exercise in ("99.1", "99.2")]
 
 
 def test_a_reference_solution_builds_on_the_earlier_references_not_on_the_learners_answers(lesson, capsys):
@@ -445,7 +444,7 @@ def test_a_reference_solution_builds_on_the_earlier_references_not_on_the_learne
     assert namespace["base"] is ...   # the learner's stub is back
     _run('with reference_solution("99.2"):\n    def top(x):\n        return x * x\n', namespace)
     assert namespace["base"] is ... and "top" not in namespace
-    assert said(capsys)[-1].startswith("✅ 99.2: the reference solution passes")
+    assert said(capsys)[-1].startswith("Reference solution of 99.2: it passes the check.")
 
 
 def test_a_failing_reference_solution_raises_and_still_restores(lesson):
@@ -569,15 +568,6 @@ def test_a_hidden_test_trusts_no_name_of_the_notebook_and_no_patched_module(monk
                 "compile": lambda *a, **k: None, "AssertionError": None, "isinstance": lambda *a: True,
                 "__builtins__": {"exec": print, "compile": print, "__import__": lambda *a, **k: fake}}
     assert _grade("5.1", "gradient_1", notebook) == "5.1: not correct yet: the value is wrong"
-
-
-def test_a_hidden_test_fails_when_python_s_own_functions_are_replaced(monkeypatch):
-    monkeypatch.setattr("hashlib.pbkdf2_hmac", lambda *args: b"")
-    with pytest.raises(RuntimeError, match="pbkdf2_hmac has been replaced"):
-        _grade("5.1", "gradient_1", {"gradient_1": [2 * 3 + math.e, 3.0, 2.0]})
-    notebook = {"gradient_1": [2 * 3 + math.e, 3.0, 2.0], "__builtins__": {"exec": lambda *a: None}}
-    with pytest.raises(AttributeError):   # no real builtins to be found: the test cannot pass
-        _grade("5.1", "gradient_1", notebook)
 
 
 def _references():
