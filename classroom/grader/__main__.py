@@ -14,6 +14,7 @@ import sys
 import nbformat
 
 from classroom import editions
+from classroom.checks import lesson_of
 from classroom.grader import gradebook, sandbox, verdicts
 
 RIGHT, WRONG = "✅", "❌"
@@ -88,8 +89,8 @@ def grade(course, student, assignment):
         problem = not_the_release(nb, parts, assignment)
         lines = {}
         if problem is None:
-            ran = sandbox.run(submitted, student, {"parts": [e for _, e, _ in parts],
-                                                   "hidden": verdicts.hidden_text(verdicts.lesson_of(parts[0][1]))})
+            hidden = verdicts.hidden_text(lesson_of(parts[0][1])) if parts else ""
+            ran = sandbox.run(submitted, student, {"parts": [e for _, e, _ in parts], "hidden": hidden})
             seconds += ran.seconds
             said = verdicts.verdicts([e for _, e, _ in parts], ran.harvested, student) if ran.harvested else \
                 {e: (False, ran.problem or verdicts.MALFORMED) for _, e, _ in parts}

@@ -25,16 +25,13 @@ import pathlib
 import numpy as np
 
 from classroom import judge, variants
+from classroom.checks import lesson_of
 from classroom.probes import MORE, ONE
 from classroom.spec import _exact
 
 HIDDEN = pathlib.Path(__file__).resolve().parent.parent / "hidden"
 SALT = "minitape grader"  # the feedback's wording compares with a slot made here, never stored anywhere
 MALFORMED = "the grader received no readable data for this answer (the harvest was changed, or ran out of room)"
-
-
-def lesson_of(exercise_id):
-    return int(exercise_id.split(".")[0])
 
 
 @functools.cache
