@@ -257,7 +257,7 @@ def nbgrader_source(nb):
         elif "check" in tags(cell) and not formative:
             calls = [call for call in check_calls(cell.source) if graded(call.exercise)]
             ungraded = [call for call in check_calls(cell.source) if not graded(call.exercise)]
-            for call, share in zip(calls, split_points(points, len(calls))):
+            for call, share in zip(calls, split_points(points, len(calls)) if calls else []):
                 part = nbformat.v4.new_code_cell(f'check("{call.exercise}", {call.answer})',
                                                  metadata={"tags": ["check"]})
                 part.metadata["nbgrader"] = _grade(unique(f"ex{call.exercise.replace('.', '_')}-check"), True, False,

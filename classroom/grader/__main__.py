@@ -8,6 +8,7 @@ course's own lesson) is named in the table and its feedback, and scores nothing;
 """
 
 import argparse
+import concurrent.futures
 import pathlib
 import sys
 
@@ -116,6 +117,7 @@ def main(argv=None):
     parser.add_argument("course", type=pathlib.Path, help="the nbgrader course folder (build/nbgrader)")
     parser.add_argument("--assignment", help="grade only this assignment (05_reverse_mode)")
     parser.add_argument("--student", help="grade only this student")
+    parser.add_argument("--jobs", type=int, default=1, help="sandboxes that run at once (default 1)")
     args = parser.parse_args(argv)
     submissions = sorted(path for path in (args.course / "submitted").glob("*/*") if path.is_dir()
                          and (args.student in (None, path.parent.name))
@@ -123,11 +125,11 @@ def main(argv=None):
     if not submissions:
         sys.exit(f"nothing to grade in {args.course / 'submitted'}: submissions go into "
                  f"submitted/<student>/<assignment>/ (nbgrader collect, or a copy)")
-    rows, failed = [], False
-    for path in submissions:
-        score, maximum, seconds, problem = grade(args.course, path.parent.name, path.name)
-        failed |= problem is not None
-        rows.append((path.parent.name, path.name, f"{score:g}/{maximum:g}", f"{seconds:.0f}", problem or ""))
+    with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
+        graded = list(pool.map(lambda path: grade(args.course, path.parent.name, path.name), submissions))
+    rows = [(path.parent.name, path.name, f"{score:g}/{maximum:g}", f"{seconds:.0f}", problem or "")
+            for path, (score, maximum, seconds, problem) in zip(submissions, graded)]
+    failed = any(problem is not None for *_, problem in graded)
     header = ("student", "assignment", "score", "seconds", "")
     widths = [max(len(row[k]) for row in [header, *rows]) for k in range(4)]
     for row in [header, *rows]:

@@ -5,6 +5,7 @@ formgrader, ``nbgrader export`` and a teacher's manual score (which stays, and i
 they do for nbgrader's own grades.
 """
 
+import threading
 import warnings
 
 from nbgrader.api import Gradebook, MissingEntry
@@ -12,13 +13,14 @@ from nbgrader.utils import parse_utc
 from sqlalchemy.exc import SAWarning
 
 COURSE = "minitape"  # the course_id of the nbgrader_config.py that make nbgrader writes
+WRITING = threading.Lock()  # sandboxes run side by side; the gradebook (SQLite) takes one writer at a time
 
 
 def record(course, assignment, notebook, student, scores, timestamp=None):
     """Write ``scores`` ({grade id: points}) as the auto scores of ``student``'s submission of ``assignment``."""
     # nbgrader's add_submission reads relations of rows not added yet, which SQLAlchemy 2 warns of on every
     # submission; the rows are added all the same (nbgrader's own autograde does the same steps).
-    with warnings.catch_warnings(), Gradebook(f"sqlite:///{course / 'gradebook.db'}", COURSE) as book:
+    with WRITING, warnings.catch_warnings(), Gradebook(f"sqlite:///{course / 'gradebook.db'}", COURSE) as book:
         warnings.simplefilter("ignore", SAWarning)
         try:
             book.find_assignment(assignment)

@@ -13,6 +13,7 @@ gradebook, another submission, nor ``/root``. The root of its file system is rea
 file written; the grader reads at most ``OUTPUT_LIMIT`` bytes of what the sandbox prints.
 """
 
+import functools
 import json
 import pathlib
 import shutil
@@ -21,7 +22,6 @@ import sys
 import tempfile
 import time
 
-import minitape
 from classroom import editions
 from classroom.grader import harvest
 
@@ -40,10 +40,21 @@ class Result:
         self.notebook, self.harvested, self.problem, self.seconds = notebook, harvested, problem, seconds
 
 
+@functools.cache
+def library():
+    """The minitape this Python imports where nothing else is on its path, as in the sandbox (an editable install
+    names the repository's folder; a wheel, site-packages)."""
+    found = subprocess.run([sys.executable, "-P", "-c", "import minitape; print(minitape.__file__)"], cwd="/",
+                           capture_output=True, text=True)
+    if found.returncode != 0:
+        raise RuntimeError(f"{sys.executable} cannot import minitape: install it (pip install -e .) ({found.stderr})")
+    return pathlib.Path(found.stdout.strip()).parent
+
+
 def readable_paths():
     """The folders the sandbox reads besides /usr: this Python's installation and the minitape library."""
     paths = {pathlib.Path(sys.prefix), pathlib.Path(sys.base_prefix),
-             pathlib.Path(sys.executable).resolve().parent.parent, pathlib.Path(minitape.__file__).parent}
+             pathlib.Path(sys.executable).resolve().parent.parent, library()}
     paths = {path.resolve() for path in paths}
     return sorted(path for path in paths if path != pathlib.Path("/usr") and not any(
         other != path and other in path.parents for other in paths | {pathlib.Path("/usr")}))
