@@ -267,6 +267,8 @@ def nbgrader_source(nb):
                 lines = "\n".join(f'check("{call.exercise}", {call.answer})' for call in ungraded)
                 cells.append(nbformat.v4.new_code_cell(lines, metadata={"tags": ["check"]}))
             continue
+        elif "check" in tags(cell):  # a formative exercise's check: kept as it is, without its stored verdicts
+            cell.outputs, cell.execution_count = [], None
         cells.append(cell)
     nb.cells = cells
     return nb
