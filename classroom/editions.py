@@ -62,6 +62,7 @@ POINTS = {"warm-up": 1, "easy": 1, "medium": 2, "stretch": 3, "hard": 3}
 SOLUTION_FIRST_LINE = "# Reference solution"
 NBGRADER_CONFIG = '''\
 # nbgrader's configuration for the minitape course: `nbgrader generate_assignment 05_reverse_mode` in this folder.
+from nbconvert.preprocessors import Preprocessor
 from nbgrader.converters import GenerateAssignment
 
 c = get_config()  # noqa: F821 (nbgrader defines it)
@@ -74,6 +75,17 @@ c.ClearSolutions.text_stub = ""
 # output, is left out of generate_assignment.
 c.GenerateAssignment.preprocessors = [step for step in GenerateAssignment.class_traits()["preprocessors"].default()
                                       if step.__name__ != "ClearOutput"]
+
+
+# Points come from the trusted grader (make grade), never from the student's own kernel: nbgrader's autograde, which
+# runs the graded cells there and scores each one that does not raise, would give every check full marks.
+class UseTheTrustedGrader(Preprocessor):
+    def __call__(self, nb, resources):
+        raise RuntimeError("this course is graded by the trusted grader, not by nbgrader autograde: run make grade "
+                           "(python -m classroom.grader build/nbgrader) in the repository, then nbgrader export")
+
+
+c.Autograde.sanitize_preprocessors = [UseTheTrustedGrader]
 '''
 
 CheckCall = collections.namedtuple("CheckCall", "exercise answer")

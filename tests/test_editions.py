@@ -225,6 +225,11 @@ def test_nbgrader_release_keeps_the_lessons_outputs_and_the_grader_scores_each_p
     cell.source = cell.source.replace("return (-g,)", "return (g,)")   # 5.5b wrong, the rest right
     assert "return (g,)" in cell.source
     submit(course, "one_part_wrong", one_wrong)
+    environment = {**os.environ, "PATH": os.pathsep.join([str(pathlib.Path(sys.executable).parent),
+                                                          os.environ["PATH"]])}
+    refused = subprocess.run(["nbgrader", "autograde", GRADED], cwd=course, env=environment, capture_output=True,
+                             text=True, timeout=900)   # it would score every check that runs: the course refuses it
+    assert refused.returncode != 0 and "not by nbgrader autograde: run make grade" in refused.stdout + refused.stderr
     graded = subprocess.run([sys.executable, "-m", "classroom.grader", str(course)], capture_output=True, text=True,
                             timeout=900)
     assert graded.returncode == 0, graded.stdout + graded.stderr
