@@ -22,7 +22,8 @@ import nbformat
 import numpy as np
 import pytest
 
-from classroom import editions, safe_data
+from classroom import editions, safe_data, variants
+from classroom.grader import verdicts
 from classroom.probes import NotAnswered, Raised, ReturnedNone, Wrong
 
 pytest.importorskip("nbclient")
@@ -107,13 +108,14 @@ def test_there_is_no_answers_command_and_no_answers_file(course):
         assert done.returncode != 0 and "No module named" in done.stderr, (module, done.stdout)
     for import_line in ("import classroom.answers.lesson_05", "from minitape.exercises import answers",
                         "from classroom.answers.lesson_13 import REFERENCE_TAPE", "from classroom import passes",
-                        "import classroom.spec", "import classroom.grading"):
+                        "import classroom.spec", "import classroom.grader", "import classroom.hidden.lesson_05"):
         done = student_python(course, import_line)
         assert done.returncode != 0 and "Error" in done.stderr, import_line
     shipped = [course["student"], course["nbgrader"] / "source" / LESSON / "classroom"]
     for folder in shipped:
         names = [p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()]
-        assert not [n for n in names if "answers" in n or n.endswith((".answers", "spec.py", "grading.py"))], names
+        assert not [n for n in names if "answers" in n or "hidden" in n or "grader" in n
+                    or n.endswith((".answers", "spec.py"))], names
     with zipfile.ZipFile(course["wheel"]) as wheel:
         names = wheel.namelist()
     assert names and all(name.startswith("minitape") for name in names), names   # the library and its metadata
@@ -492,3 +494,31 @@ def test_a_submission_that_is_not_the_graded_release_is_named(course, graded):
                      r"not the graded release", done.stdout), done.stdout
     nb, _ = autograded(course, "wrong_edition", LESSON)
     assert "not the graded release: ask the student to fetch the release" in nb.cells[0].source
+
+
+def own_numbers_lesson():
+    """The first lesson whose graded value exercises give each student their own numbers, and those exercises."""
+    for lesson in safe_data.lessons():
+        ids = [exercise_id for exercise_id, spec in verdicts.specs(lesson).items() if spec.reference is None
+               and variants.variant_of(exercise_id) is not None and editions.graded(exercise_id)]
+        if ids:
+            return lesson, ids
+    return None, []
+
+
+def test_one_students_values_score_nothing_for_another(course):
+    lesson, ids = own_numbers_lesson()
+    if lesson is None:
+        pytest.skip("no lesson gives each student their own numbers yet (VARIANTS in classroom/lessons/)")
+    name = next(path.stem for path in (course["checkout"] / "notebooks").glob(f"{lesson:02d}_*.ipynb"))
+    nbgrader(course, "generate_assignment", name)
+    specs = verdicts.specs(lesson)
+    adas = {specs[i].name: specs[i].expected_for(variants.numbers(i, "ada")) for i in ids}
+    for student in ("ada", "bob"):   # bob hands in ada's numbers, typed into his notebook
+        submit(course, student, name, release(course, name), last=typed(adas))
+    run([sys.executable, "-m", "classroom.grader", "build/nbgrader", "--assignment", name, "--jobs", "2"],
+        course["checkout"])
+    scores, _ = grades(course)
+    for exercise_id in ids:
+        grade_id = f"ex{exercise_id.replace('.', '_')}-check"
+        assert scores["ada", name][grade_id] > 0 and scores["bob", name][grade_id] == 0, (exercise_id, scores)
