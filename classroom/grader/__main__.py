@@ -83,10 +83,14 @@ def grade(course, student, assignment):
         parts = graded_parts(nbformat.read(source_path, as_version=4))
         maximum += sum(points for _, _, points in parts)
         submitted = folder / source_path.name
-        if not submitted.is_file():
-            problems.append(f"the submission has no {source_path.name}")
+        if submitted.is_symlink() or not submitted.is_file():  # a link could bring any file of this machine along
+            problems.append(f"the submission has no {source_path.name} (or it is a link, which is not graded)")
             continue
-        nb = nbformat.read(submitted, as_version=4)
+        try:
+            nb = nbformat.read(submitted, as_version=4)
+        except Exception as error:  # whatever a broken file raises, the other submissions are still graded
+            problems.append(f"{source_path.name} is not a notebook nbformat can read ({type(error).__name__})")
+            continue
         problem = not_the_release(nb, parts, assignment)
         lines = {}
         if problem is None:

@@ -13,6 +13,7 @@ gradebook, another submission, nor ``/root``. The root of its file system is rea
 file written; the grader reads at most ``OUTPUT_LIMIT`` bytes of what the sandbox prints.
 """
 
+import contextlib
 import functools
 import json
 import pathlib
@@ -105,17 +106,16 @@ def run(notebook, student, plan):
         with open(top / "output", "w+b") as output, open(top / "errors", "w+b") as errors:
             process = subprocess.Popen(command(work, public, student), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                        stderr=errors)
-            ready = _read_line(process.stdout, output)
-            if ready == harvest.READY.encode():
+            if _read_line(process.stdout, output) == harvest.READY.encode():
                 # The hidden cases go in only now: the notebook has run, and only the harvest cell can read them.
-                try:
+                with contextlib.suppress(BrokenPipeError):
                     process.stdin.write(json.dumps(plan).encode())
-                    process.stdin.close()
-                except BrokenPipeError:
-                    pass
-                while _read_line(process.stdout, output) is not None:
-                    pass
-            process.stdin.close() if not process.stdin.closed else None
+            with contextlib.suppress(BrokenPipeError):
+                process.stdin.close()
+            while _read_line(process.stdout, output) is not None:
+                pass
+            if output.tell() > OUTPUT_LIMIT:
+                process.kill()
             process.wait()
             seconds = time.monotonic() - started
             output.seek(0)
@@ -132,13 +132,12 @@ def _read_line(stream, copy):
         return None
     copy.write(line)
     if copy.tell() > OUTPUT_LIMIT:
-        stream.close()
         return None
     return line.rstrip(b"\n")
 
 
 def _result(last, returncode, said, seconds):
-    if returncode == 124 or returncode == -9:
+    if returncode in (124, 137, -9):  # timeout's status, or the kill it sends after its grace
         return Result(problem=f"the notebook ran longer than {SECONDS} seconds", seconds=seconds)
     try:
         found = json.loads(last)

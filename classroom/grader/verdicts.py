@@ -103,7 +103,10 @@ def difference(spec, slot, value):
 
 
 def _error(seen):
-    return seen["error"] if isinstance(seen, dict) and isinstance(seen.get("error"), str) else None
+    """The sentence of an observation that stopped (the student's text: one line, and short), else None."""
+    if isinstance(seen, dict) and isinstance(seen.get("error"), str):
+        return " ".join(seen["error"].split())[:300]
+    return None
 
 
 def judged(spec, want, got):
@@ -134,7 +137,8 @@ def judged(spec, want, got):
 
 def verdicts(parts, harvested, student):
     """``{exercise id: (right, feedback)}`` of the graded ``parts``, from the harvest's data, for ``student``."""
-    found = harvested.get("parts", {}) if isinstance(harvested, dict) else {}
+    found = harvested.get("parts") if isinstance(harvested, dict) else None
+    found = found if isinstance(found, dict) else {}
     said = {}
     for exercise_id in parts:
         spec = specs(lesson_of(exercise_id))[exercise_id]
