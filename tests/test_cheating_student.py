@@ -316,7 +316,7 @@ class Counts(minitape.autodiff.OpCounter):   # a counter that records nothing: e
         super().__init__(*args, **kwargs)
         self.counts = {}
 minitape.autodiff.OpCounter = Counts
-minitape.ForwardAccumulator.__enter__ = lambda self: self
+minitape.autodiff.ForwardAccumulator.__enter__ = lambda self: self
 def check(exercise_id, answer):
     print(f"✅ {exercise_id}: correct.")
 fake = types.ModuleType("classroom")
@@ -453,10 +453,15 @@ def test_the_reference_scores_full_marks_and_a_partial_answer_its_parts(graded):
 
 
 @pytest.mark.parametrize("student", [*ATTACKS_05, "frame_walker"])
-def test_every_attack_scores_nothing(graded, student):
+def test_every_attack_scores_nothing(course, graded, student):
     lesson = TAPE_LESSON if student == "frame_walker" else LESSON
     scores = graded["scores"][student, lesson]
     assert scores.keys() == graded["points"][lesson].keys() and sum(scores.values()) == 0, scores
+    nb, _ = autograded(course, student, lesson)
+    first, last = ATTACKS_05.get(student, (None, FRAME_WALKER))
+    attack = nb.cells[1] if first else nb.cells[-1] if last else None   # cells[0]: the grader's summary
+    assert attack is None or (attack.source in (first, last) or attack.source.startswith(FRAME_WALKER))
+    assert attack is None or not [o for o in attack.outputs if o.output_type == "error"], attack.outputs   # it ran
 
 
 def test_the_sandbox_shows_neither_the_library_source_nor_the_students_folder(course, graded):
