@@ -22,7 +22,13 @@ RIGHT, WRONG = "✅", "❌"
 
 
 def graded_parts(source):
-    """``[(grade id, exercise id, points)]`` of the graded cells of an nbgrader source notebook."""
+    """``[(grade id, exercise id, points)]`` of the graded cells of an nbgrader source notebook.
+
+    >>> meta = {"nbgrader": {"grade": True, "grade_id": "ex5_1-check", "points": 1.0}}
+    >>> graded_parts(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell('check("5.1", gradient_1)',
+    ...                                                                         metadata=meta)]))
+    [('ex5_1-check', '5.1', 1.0)]
+    """
     parts = []
     for cell in source.cells:
         meta = cell.metadata.get("nbgrader", {})

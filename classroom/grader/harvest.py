@@ -26,7 +26,15 @@ import pathlib
 import sys
 import tempfile
 
+import nbclient
+import nbformat
 import numpy as np
+from IPython.display import display
+
+from classroom.checks import EXERCISES, resolve
+from classroom.judge import _run, described
+from classroom.probes import NotAnswered, Slot, call_with, class_is_placeholder, is_placeholder
+from classroom.variants import student_id
 
 MIME = "application/vnd.minitape.harvest+json"  # the harvest cell's one output
 LIMIT = 4 * 2**20  # bytes of harvested data; a larger answer is reported as too large, not exported
@@ -64,10 +72,6 @@ def failed(sentence):
 
 def observations(exercise_id, answer, cases):
     """What the check's probe observes of ``answer`` on each case: lists of encoded values, or an error."""
-    from classroom.checks import EXERCISES, resolve
-    from classroom.judge import _run, described
-    from classroom.probes import NotAnswered, Slot, call_with, class_is_placeholder, is_placeholder
-
     data = EXERCISES[exercise_id]
     if answer is ...:
         return [failed(NOT_ANSWERED)]
@@ -96,11 +100,6 @@ def observations(exercise_id, answer, cases):
 
 def harvest(namespace, plan):
     """The harvest cell's work: display every graded part's observations as one JSON output (``MIME``)."""
-    from IPython.display import display
-
-    from classroom.checks import EXERCISES, resolve
-    from classroom.variants import student_id
-
     hidden = {}
     exec(compile(plan["hidden"], "<hidden test cases>", "exec"), hidden)  # a namespace of its own
     cases_of = hidden.get("HIDDEN_CASES", {})
@@ -122,9 +121,6 @@ def harvest(namespace, plan):
 
 def main(path):
     """Run the notebook at ``path``, then the harvest; print the executed notebook and the harvested data."""
-    import nbclient
-    import nbformat
-
     # The kernel runs as the same user as this runner: made undumpable, the runner's /proc entries (its standard
     # input, where the hidden cases come in) are closed to the kernel, which has no capability to override that.
     ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)

@@ -59,7 +59,13 @@ def reference(exercise_id, student):
     spec = specs(lesson_of(exercise_id))[exercise_id]
     if spec.reference is None:
         return spec.observed(spec.expected_for(variants.numbers(exercise_id, student)))
-    return spec.observed(spec.reference, cases=hidden_cases(lesson_of(exercise_id)).get(exercise_id))
+    observed = spec.observed(spec.reference, cases=hidden_cases(lesson_of(exercise_id)).get(exercise_id))
+    failed = [(case, seen) for case, seen in enumerate(observed, 1) if isinstance(seen, Exception)]
+    if failed:
+        case, error = failed[0]
+        raise ValueError(f"the reference of {exercise_id} fails on hidden case {case} ({type(error).__name__}: "
+                         f"{error}): fix classroom/hidden/lesson_{lesson_of(exercise_id):02d}.py")
+    return observed
 
 
 def decoded(data):
