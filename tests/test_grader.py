@@ -6,6 +6,7 @@ The sandbox and the whole route (nbgrader's gradebook, attacks by a student) are
 
 import json
 
+import nbformat
 import numpy as np
 import pytest
 
@@ -97,3 +98,28 @@ def test_the_harvest_encodes_what_the_judge_decodes():
         expected = thing.numpy() if hasattr(thing, "numpy") else thing
         assert type(back) is type(expected) or isinstance(back, np.ndarray)
         assert np.array_equal(np.asarray(back, dtype=object), np.asarray(expected, dtype=object))
+
+
+def test_the_feedback_says_what_is_wrong_and_when_the_kernel_saw_another_student():
+    from classroom.grader.__main__ import feedback_lines
+    parts = [("ex5_1-check", "5.1", 1.0), ("ex5_2a-check", "5.2a", 0.67)]
+    said = {"5.1": (False, "the sign is wrong"), "5.2a": (True, None)}
+    lines = feedback_lines(parts, said, {"ex5_1-check": 0.0, "ex5_2a-check": 0.67}, "bob", "ada")
+    assert lines["ex5_1-check"] == "❌ 5.1: 0 of 1 points: the sign is wrong"
+    assert lines["ex5_2a-check"] == "✅ 5.2a: 0.67 of 0.67 points"
+    assert "ran as student 'bob', but it was submitted by 'ada'" in lines[None]
+    assert None not in feedback_lines(parts, said, {"ex5_1-check": 0.0, "ex5_2a-check": 0.67}, "ada", "ada")
+
+
+def test_a_notebook_without_the_releases_graded_cells_is_named_by_its_edition():
+    from classroom.grader.__main__ import not_the_release
+    parts = [("ex5_1-check", "5.1", 1.0)]
+    release = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        'check("5.1", gradient_1)', metadata={"nbgrader": {"grade": True, "grade_id": "ex5_1-check", "points": 1}})])
+    edition = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell('check("5.1", gradient_1)')])
+    lesson = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("# Reference solution",
+                                                                       metadata={"tags": ["solution"]})])
+    assert not_the_release(release, parts, "05_reverse_mode") is None
+    assert not_the_release(edition, parts, "05_reverse_mode").startswith(
+        "this is the student edition of lesson 05, not the graded release: ask the student to fetch the release")
+    assert not_the_release(lesson, parts, "05_reverse_mode").startswith("this is the course's own lesson 05")
