@@ -135,6 +135,10 @@ def main(argv=None):
     if not submissions:
         sys.exit(f"nothing to grade in {args.course / 'submitted'}: submissions go into "
                  f"submitted/<student>/<assignment>/ (nbgrader collect, or a copy)")
+    try:
+        sandbox.ready()
+    except RuntimeError as error:
+        sys.exit(f"grader: {error}")
     with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
         graded = list(pool.map(lambda path: grade(args.course, path.parent.name, path.name), submissions))
     rows = [(path.parent.name, path.name, f"{score:g}/{maximum:g}", f"{seconds:.0f}", problem or "")

@@ -61,11 +61,25 @@ def readable_paths():
         other != path and other in path.parents for other in paths | {pathlib.Path("/usr")}))
 
 
-def command(work, public, student):
-    """The command that runs ``work``'s notebook under bwrap, with ``public`` as the grader's read-only folder."""
+@functools.cache
+def ready():
+    """Stop, saying why, where the sandbox cannot start (a missing tool, namespaces this machine does not allow):
+    every submission would otherwise score nothing for a reason of the grader's."""
     for tool in ("bwrap", "prlimit", "timeout"):
         if shutil.which(tool) is None:
             raise RuntimeError(f"{tool} is not installed; {INSTALL}")
+    tried = subprocess.run(["bwrap", "--unshare-all", "--cap-drop", "ALL", "--ro-bind", "/", "/", "true"],
+                           capture_output=True, text=True)
+    if tried.returncode != 0:
+        raise RuntimeError(f"bwrap cannot make its sandbox here ({tried.stderr.strip()}): it needs user namespaces; "
+                           f"run the grader as root, or allow them (Ubuntu: sysctl "
+                           f"kernel.apparmor_restrict_unprivileged_userns=0); in a container, one allowed to make "
+                           f"namespaces (INSTRUCTORS.md, Grading with nbgrader: On a JupyterHub)")
+
+
+def command(work, public, student):
+    """The command that runs ``work``'s notebook under bwrap, with ``public`` as the grader's read-only folder."""
+    ready()
     system = ["--ro-bind", "/usr", "/usr"]
     for top in ("/bin", "/sbin", "/lib", "/lib64", "/lib32"):
         path = pathlib.Path(top)
