@@ -2,7 +2,7 @@
 
 The notebook alone is copied into an empty folder, which the sandbox sees as ``/submission``. Under ``bwrap``
 (Debian's ``bubblewrap``) it runs with every namespace unshared (no network: only the loopback, which the kernel's
-ZMQ sockets use), a fresh session, and an environment of three variables: ``PATH``, ``HOME=/tmp`` and
+ZMQ sockets use), no capabilities, a fresh session, and an environment of three variables: ``PATH``, ``HOME=/tmp`` and
 ``MINITAPE_STUDENT_ID`` (the student's id, taken from the submission's folder), with ``PYTHONPATH`` naming the
 grader's read-only folder. It sees, read-only, ``/usr``, the Python installation, the minitape library and that
 folder, which holds the public part of ``classroom`` (what a student receives) and ``classroom/grader/harvest.py``;
@@ -10,7 +10,8 @@ writable, a small ``/tmp`` and ``/submission``. Not the repository, the answers,
 gradebook, another submission, nor ``/root``. The root of its file system is read-only.
 
 ``timeout`` bounds the wall time (and nbclient each cell's), ``prlimit`` the address space and the size of any
-file written; the grader reads at most ``OUTPUT_LIMIT`` bytes of what the sandbox prints.
+file written; the grader reads at most ``OUTPUT_LIMIT`` bytes of what the sandbox prints. The hidden cases go in
+through the runner's standard input once it says the notebook ran (``harvest``).
 """
 
 import contextlib
