@@ -3,7 +3,9 @@
 Everything is built from a clean checkout (the repository's files, no build output, copied to a temporary folder):
 the student edition (``make student``), the nbgrader course (``make nbgrader``) and the minitape wheel. The student's
 Python has the wheel and the course's dependencies, not the repository: what a JupyterHub user has after
-``pip install minitape`` and the student edition's folder.
+``pip install minitape`` and the student edition's folder. The grades come from the real route: submissions in
+``submitted/<student>/<lesson>/``, graded once by ``python -m classroom.grader`` (``make grade``), and read back from
+nbgrader's gradebook.
 """
 
 import json
