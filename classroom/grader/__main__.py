@@ -108,8 +108,12 @@ def grade(course, student, assignment):
             points_of = {grade_id: points if said[e][0] else 0.0 for grade_id, e, points in parts}
             seen = ran.harvested.get("student") if isinstance(ran.harvested, dict) else student
             lines = feedback_lines(parts, said, points_of, seen, student)
-            gradebook.record(course, assignment, source_path.stem, student, points_of,
-                             gradebook.submitted_at(folder))
+            try:
+                gradebook.record(course, assignment, source_path.stem, student, points_of,
+                                 gradebook.submitted_at(folder))
+            except RuntimeError as error:  # no such assignment in the gradebook: the table says what to run
+                problems.append(str(error))
+                continue
             score += sum(points_of.values())
             problem = ran.problem
             problems += [problem] if problem else []

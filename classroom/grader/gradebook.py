@@ -18,6 +18,9 @@ WRITING = threading.Lock()  # sandboxes run side by side; the gradebook (SQLite)
 
 def record(course, assignment, notebook, student, scores, timestamp=None):
     """Write ``scores`` ({grade id: points}) as the auto scores of ``student``'s submission of ``assignment``."""
+    if not (course / "gradebook.db").exists():
+        raise RuntimeError(f"{course} has no gradebook.db: run nbgrader generate_assignment {assignment} there first "
+                           f"(it makes the gradebook and records the graded cells)")
     # nbgrader's add_submission reads relations of rows not added yet, which SQLAlchemy 2 warns of on every
     # submission; the rows are added all the same (nbgrader's own autograde does the same steps).
     with WRITING, warnings.catch_warnings(), Gradebook(f"sqlite:///{course / 'gradebook.db'}", COURSE) as book:
