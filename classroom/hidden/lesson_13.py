@@ -24,4 +24,7 @@ HIDDEN_CASES = {
     "13.4": [((np.array([[-900.0, 2.5], [0.1, 750.0], [-0.3, -40.0]]),),
               (np.array([[0.0, 1.0], [1.0, 1.0], [0.0, 1.0]]),)),
              ((_normal(9),), ((_normal(9) > 0).astype(float),))],
+    # layers of other sizes on other batches: (activation, inputs, outputs or hidden units, seed of the batch)
+    "13.5a": [(None, 4, 3, 11), ("tanh", 2, 5, 12)],
+    "13.5b": [(3, 4, 13), (1, 6, 14)],
 }
