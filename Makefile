@@ -13,7 +13,7 @@ LESSONS ?=
 ALL_LESSONS = $(wildcard notebooks/[0-9]*.ipynb)
 LESSON_FILES = $(if $(LESSONS),$(foreach n,$(LESSONS),$(wildcard notebooks/$(n)_*.ipynb)),$(ALL_LESSONS))
 
-.PHONY: lab test test-python test-lab-python lint book notebooks student nbgrader bench
+.PHONY: lab test test-python test-lab-python lint book notebooks student nbgrader grade bench
 
 # A learner's install: the course only.
 lab: EXTRAS = course
@@ -78,6 +78,14 @@ nbgrader: EXTRAS = course grading
 nbgrader:
 	rm -rf build/nbgrader/source
 	$(PY) -m classroom.editions nbgrader build/nbgrader $(LESSON_FILES) --students $(STUDENTS) $(if $(ROSTER),--roster $(ROSTER))
+
+# The trusted grader (classroom/grader, INSTRUCTORS.md): every submission in build/nbgrader/submitted/ runs in a
+# bubblewrap sandbox, is judged outside it, and its scores go into build/nbgrader/gradebook.db (then nbgrader
+# export). GRADE_ARGS="--assignment 05_reverse_mode --student ada --jobs 4" for fewer submissions, or faster.
+GRADE_ARGS ?=
+grade: EXTRAS = course grading
+grade:
+	$(PY) -m classroom.grader build/nbgrader $(GRADE_ARGS)
 
 bench: EXTRAS = course
 bench:

@@ -9,8 +9,9 @@ What a student receives (the student edition, the nbgrader release) holds only t
 ``checks``, ``judge``, ``probes``, ``variants`` (each student's own numbers), ``lessons/`` (public test cases,
 probes and the numbers' declarations) and ``data/`` (hashes and kinds).
 The instructor's part: ``answers/`` (the answers, in plain Python), ``spec`` (how an answer is declared),
-``safe_data`` (writes ``data/`` from the answers), ``editions`` (the student and nbgrader editions) and
-``grading`` (the hidden tests). ``minitape`` itself holds none of this.
+``safe_data`` (writes ``data/`` from the answers), ``editions`` (the student and nbgrader editions), ``hidden/``
+(the grader's hidden test cases) and ``grader`` (the trusted grader, which runs a submission in a sandbox and
+judges what it computed). ``minitape`` itself holds none of this.
 """
 
 from classroom.checks import check, passed, reference_solution

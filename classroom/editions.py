@@ -6,7 +6,7 @@ The cells of an exercise carry tags: ``exercise`` (the learner's cell, with ``..
 
     python -m classroom.editions tidy notebooks/05_reverse_mode.ipynb      # check the structure, fold the solutions
     python -m classroom.editions student build/student notebooks/*.ipynb   # no solutions; classroom's public part
-    python -m classroom.editions nbgrader build/nbgrader notebooks/*.ipynb # a course folder with hidden tests
+    python -m classroom.editions nbgrader build/nbgrader notebooks/*.ipynb # a course folder for nbgrader
     python -m classroom.editions nbgrader build/nbgrader notebooks/*.ipynb --students ada bob --roster class.txt
 
 The student edition (``build/student/``) holds the lessons without their solution cells, with the outputs of the
@@ -16,7 +16,8 @@ install, open and check (``templates/student_README.md``), the license files, an
 ``wheels/``; lesson 00 speaks of that folder, not of the repository's ``make`` commands or its Binder badge.
 
 The nbgrader course holds, per lesson, ``source/<lesson>/<lesson>.ipynb`` (each reference body inside its learner
-cell between nbgrader's solution markers, one graded cell per exercise part, each with its hidden test) and the same
+cell between nbgrader's solution markers, one graded cell per exercise part: its check, whose points the trusted
+grader sets, ``classroom.grader``) and the same
 public ``classroom/``, marked as a graded release's (``graded.json``), with each student's own data for the
 exercises whose numbers are each student's own (``classroom.variants``): for the students named, listed in a roster
 file (one id a line), and those in the course's gradebook (``gradebook.db``, nbgrader's ``nbgrader db student
@@ -47,7 +48,7 @@ import textwrap
 import nbformat
 
 from classroom import safe_data
-from classroom.grading import hidden_test
+from classroom.checks import lesson_data, lesson_of
 
 CLASSROOM = pathlib.Path(__file__).resolve().parent
 REPOSITORY = CLASSROOM.parent
@@ -56,10 +57,12 @@ PUBLIC = ["__init__.py", "checks.py", "judge.py", "probes.py", "tapes.py", "vari
 
 HEADING = re.compile(r"^#+\s*Exercise\s+(\d+\.\d+)\s*(?:\(([^)]*)\))?", re.MULTILINE)
 WITH_REFERENCE = re.compile(r"""^with reference_solution\(\s*["']""")
+PREDICT = re.compile(r"predict", re.IGNORECASE)  # in an exercise's heading: "Predict, then run", a formative one
 POINTS = {"warm-up": 1, "easy": 1, "medium": 2, "stretch": 3, "hard": 3}
 SOLUTION_FIRST_LINE = "# Reference solution"
 NBGRADER_CONFIG = '''\
 # nbgrader's configuration for the minitape course: `nbgrader generate_assignment 05_reverse_mode` in this folder.
+from nbconvert.preprocessors import Preprocessor
 from nbgrader.converters import GenerateAssignment
 
 c = get_config()  # noqa: F821 (nbgrader defines it)
@@ -72,6 +75,17 @@ c.ClearSolutions.text_stub = ""
 # output, is left out of generate_assignment.
 c.GenerateAssignment.preprocessors = [step for step in GenerateAssignment.class_traits()["preprocessors"].default()
                                       if step.__name__ != "ClearOutput"]
+
+
+# Points come from the trusted grader (make grade), never from the student's own kernel: nbgrader's autograde, which
+# runs the graded cells there and scores each one that does not raise, would give every check full marks.
+class UseTheTrustedGrader(Preprocessor):
+    def __call__(self, nb, resources):
+        raise RuntimeError("this course is graded by the trusted grader, not by nbgrader autograde: run make grade "
+                           "(python -m classroom.grader build/nbgrader) in the repository, then nbgrader export")
+
+
+c.Autograde.sanitize_preprocessors = [UseTheTrustedGrader]
 '''
 
 CheckCall = collections.namedtuple("CheckCall", "exercise answer")
@@ -214,14 +228,23 @@ def _grade(grade_id, grade, solution, points=None):
     return meta
 
 
+def graded(exercise_id):
+    """Whether a part can be graded outside the student's Python: its data compares what the answer computes."""
+    return "expected" in lesson_data(lesson_of(exercise_id))[exercise_id]
+
+
 def nbgrader_source(nb):
     """A copy for nbgrader's source folder: solutions inside the learner cells, one graded cell per exercise part.
 
-    Each graded cell is ``check("5.3a", answer)`` followed by the part's hidden test (``classroom.grading``); the
-    exercise's points (1 easy, 2 medium, 3 stretch) are shared among its parts.
+    Each graded cell is one part's ``check("5.3a", answer)``, the learner's feedback; the points come from the
+    trusted grader (``classroom.grader``), which judges what the answer computes outside the student's Python. The
+    exercise's points (1 easy, 2 medium, 3 stretch) are shared among its graded parts. A "predict, then run"
+    exercise is formative (the reveal that follows the prediction is its point), and so is a part judged by a test
+    that runs in the student's Python alone (how an answer computes, not what): their checks stay, ungraded.
     """
     nb = tidy(nbformat.from_dict(nb))
     cells, last_exercise, current, points, used = [], None, None, 1, collections.Counter()
+    formative = False
 
     def unique(grade_id):
         used[grade_id] += 1
@@ -231,6 +254,7 @@ def nbgrader_source(nb):
         heading = exercise_heading(cell.source) if cell.cell_type == "markdown" else None
         if heading:
             current, points = heading
+            formative = any(PREDICT.search(line) for line in cell.source.splitlines() if HEADING.match(line))
             cell.metadata["nbgrader"] = _grade(unique(f"ex{current.replace('.', '_')}-prompt"), False, False)
         elif "solution" in tags(cell):
             if last_exercise is None:
@@ -242,16 +266,21 @@ def nbgrader_source(nb):
             last_exercise = cell
             cell.outputs, cell.execution_count = [], None
             cell.metadata["nbgrader"] = _grade(unique(f"ex{current.replace('.', '_')}-answer"), False, True)
-        elif "check" in tags(cell):
-            calls = check_calls(cell.source)
-            for call, share in zip(calls, split_points(points, len(calls))):
-                part = nbformat.v4.new_code_cell(f'check("{call.exercise}", {call.answer})\n'
-                                                 + hidden_test(call.exercise, call.answer),
+        elif "check" in tags(cell) and not formative:
+            calls = [call for call in check_calls(cell.source) if graded(call.exercise)]
+            ungraded = [call for call in check_calls(cell.source) if not graded(call.exercise)]
+            for call, share in zip(calls, split_points(points, len(calls)) if calls else []):
+                part = nbformat.v4.new_code_cell(f'check("{call.exercise}", {call.answer})',
                                                  metadata={"tags": ["check"]})
                 part.metadata["nbgrader"] = _grade(unique(f"ex{call.exercise.replace('.', '_')}-check"), True, False,
                                                    share)
                 cells.append(part)
+            if ungraded:
+                lines = "\n".join(f'check("{call.exercise}", {call.answer})' for call in ungraded)
+                cells.append(nbformat.v4.new_code_cell(lines, metadata={"tags": ["check"]}))
             continue
+        elif "check" in tags(cell):  # a formative exercise's check: kept as it is, without its stored verdicts
+            cell.outputs, cell.execution_count = [], None
         cells.append(cell)
     nb.cells = cells
     return nb

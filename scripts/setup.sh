@@ -70,6 +70,16 @@ put_repository_on_path() {  # $1: the environment's Python command (word-split)
     || fail "could not put $PWD on the environment's path (its message is above)"
 }
 
+# The grading extra's trusted grader (classroom/grader) runs each submission under bubblewrap's bwrap: Linux only.
+if [[ " ${extras[*]} " == *" grading "* ]] && ! command -v bwrap >/dev/null; then
+  if as_root_with_apt; then
+    log "installing bubblewrap (bwrap, the grader's sandbox) with apt-get"
+    apt_install bubblewrap
+  else
+    fail "bubblewrap's bwrap is missing (the grader runs each submission in its sandbox); install it: sudo apt-get install bubblewrap | sudo dnf install bubblewrap"
+  fi
+fi
+
 if [ "$route" = conda ]; then
   command -v conda >/dev/null \
     || fail "conda not found: install Miniforge (https://conda-forge.org/download/), or leave out ENV=conda to use a .venv"

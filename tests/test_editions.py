@@ -158,7 +158,7 @@ def test_run_all_keeps_a_wrong_learner_answer(tmp_path):
     assert after[0].startswith("❌ 0.1: not correct yet:") and after[1] == "7"
 
 
-# --- nbgrader: the release keeps the lesson's pictures; each part of an exercise scores on its own ----------------
+# --- nbgrader: the release keeps the lesson's pictures; the trusted grader scores each part on its own -----------
 
 def nbgrader(course, *args):
     """``nbgrader ARGS`` run in the course folder as INSTRUCTORS.md says: with the course's environment activated
@@ -178,7 +178,7 @@ def submit(course, student, notebook):
 
 
 def scores(course):
-    """Each graded cell's score, by student and grade id, from the gradebook nbgrader exports."""
+    """Each graded cell's score, by student and grade id, from the gradebook, and the totals nbgrader exports."""
     nbgrader(course, "export")
     with open(course / "grades.csv") as grades:
         totals = {row["student_id"]: float(row["raw_score"]) for row in csv.DictReader(grades)}
@@ -191,7 +191,7 @@ def scores(course):
     return totals, by_cell
 
 
-def test_nbgrader_grades_each_part_and_keeps_the_lessons_outputs(tmp_path):
+def test_nbgrader_release_keeps_the_lessons_outputs_and_the_grader_scores_each_part(tmp_path):
     pytest.importorskip("nbgrader", reason="nbgrader is in the grading extra: pip install -e '.[grading]'")
     course = tmp_path / "course"
     editions.build_nbgrader(course, [ROOT / "notebooks" / f"{GRADED}.ipynb"])
@@ -200,7 +200,7 @@ def test_nbgrader_grades_each_part_and_keeps_the_lessons_outputs(tmp_path):
     source = nbformat.read(course / "source" / GRADED / f"{GRADED}.ipynb", as_version=4)
     release = nbformat.read(course / "release" / GRADED / f"{GRADED}.ipynb", as_version=4)
     released = "\n".join(cell.source for cell in release.cells)
-    assert "BEGIN SOLUTION" not in released and "HIDDEN TESTS" not in released and "_hidden_test" not in released
+    assert "BEGIN SOLUTION" not in released and "HIDDEN TESTS" not in released
     assert not (course / "release" / GRADED / "classroom" / "answers").exists()
     full = nbformat.read(ROOT / "notebooks" / f"{GRADED}.ipynb", as_version=4)
     def pictures(nb):
@@ -218,19 +218,27 @@ def test_nbgrader_grades_each_part_and_keeps_the_lessons_outputs(tmp_path):
 
     points = {cell.metadata.nbgrader["grade_id"]: cell.metadata.nbgrader["points"] for cell in source.cells
               if cell.metadata.get("nbgrader", {}).get("grade")}
-    assert {f"ex5_3{part}-check" for part in "abcdef"} <= points.keys()   # 5.3a to 5.3f: one graded cell each
+    assert {"ex5_5a-check", "ex5_5b-check"} <= points.keys()   # 5.5a and 5.5b: one graded cell each
     submit(course, "reference", source)
-    submit(course, "unanswered", release)
     one_wrong = nbformat.from_dict(source)
-    cell = next(c for c in one_wrong.cells if "cheaper_b" in c.source and role(c, "exercise"))
-    cell.source = cell.source.replace('6 + 6 * 100, "forward"', '6 + 6 * 100, "reverse"')   # 5.3f wrong, the rest right
-    assert '6 + 6 * 100, "reverse"' in cell.source
+    cell = next(c for c in one_wrong.cells if "def negative_vjp" in c.source and role(c, "exercise"))
+    cell.source = cell.source.replace("return (-g,)", "return (g,)")   # 5.5b wrong, the rest right
+    assert "return (g,)" in cell.source
     submit(course, "one_part_wrong", one_wrong)
-    nbgrader(course, "autograde", GRADED)
+    environment = {**os.environ, "PATH": os.pathsep.join([str(pathlib.Path(sys.executable).parent),
+                                                          os.environ["PATH"]])}
+    refused = subprocess.run(["nbgrader", "autograde", GRADED], cwd=course, env=environment, capture_output=True,
+                             text=True, timeout=900)   # it would score every check that runs: the course refuses it
+    assert refused.returncode != 0 and "not by nbgrader autograde: run make grade" in refused.stdout + refused.stderr
+    graded = subprocess.run([sys.executable, "-m", "classroom.grader", str(course)], capture_output=True, text=True,
+                            timeout=900)
+    assert graded.returncode == 0, graded.stdout + graded.stderr
 
     totals, by_cell = scores(course)
     total = sum(points.values())
     assert totals["reference"] == pytest.approx(total) and by_cell["reference"] == pytest.approx(points)
-    assert totals["unanswered"] == 0
-    assert by_cell["one_part_wrong"] == pytest.approx({**points, "ex5_3f-check": 0.0})
-    assert totals["one_part_wrong"] == pytest.approx(total - points["ex5_3f-check"])
+    assert by_cell["one_part_wrong"] == pytest.approx({**points, "ex5_5b-check": 0.0})
+    assert totals["one_part_wrong"] == pytest.approx(total - points["ex5_5b-check"])
+    feedback = nbformat.read(course / "autograded" / "one_part_wrong" / GRADED / f"{GRADED}.ipynb", as_version=4)
+    assert ("❌ 5.5b: 0 of 0.5 points: on test case 1 of 3 its result is wrong in this way: the sign is wrong"
+            in feedback.cells[0].source)

@@ -3,7 +3,6 @@ solutions, the data files and the editions tool, and the hidden tests' grader.""
 
 import math
 import sys
-import types
 
 import hypothesis.strategies as st
 import nbformat
@@ -14,7 +13,7 @@ from hypothesis import assume, given, settings
 import classroom
 import minitape as mt
 from classroom import checks
-from classroom import editions, grading, judge, safe_data, variants
+from classroom import editions, judge, safe_data
 from classroom.checks import check, passed, reference_solution
 from classroom.probes import Slot, Wrong, call, is_placeholder, parts
 from classroom.spec import choice, function, judged_by, value
@@ -523,68 +522,29 @@ def test_student_edition_drops_solutions_and_clears_the_exercise_cells():
 
 
 def test_the_nbgrader_source_grades_each_part_on_its_own(monkeypatch):
-    monkeypatch.setattr(editions, "hidden_test", lambda exercise, answer: f"### BEGIN HIDDEN TESTS\n{answer}\n"
-                                                                          f"### END HIDDEN TESTS")
+    monkeypatch.setattr(editions, "graded", lambda exercise_id: True)
     graded = editions.nbgrader_source(_lesson_notebook())
     assert graded.cells[3].source == ("y = ...  # a number\nz = ...\n### BEGIN SOLUTION\ny = 6.0\nz = 1.0\n"
                                       "### END SOLUTION")
     parts_ = [cell for cell in graded.cells if cell.metadata.get("nbgrader", {}).get("grade")]
-    assert [cell.source.splitlines()[0] for cell in parts_] == ['check("99.1a", y)', 'check("99.1b", z)']
+    # a graded cell is the part's check alone: its points come from the trusted grader (classroom.grader)
+    assert [cell.source for cell in parts_] == ['check("99.1a", y)', 'check("99.1b", z)']
     assert [cell.metadata.nbgrader["points"] for cell in parts_] == [1.0, 1.0]   # a medium exercise: 2 points
     assert [cell.metadata.nbgrader["grade_id"] for cell in parts_] == ["ex99_1a-check", "ex99_1b-check"]
-    assert all("### BEGIN HIDDEN TESTS" in cell.source for cell in parts_)
     assert graded.cells[2].metadata.nbgrader["locked"] and graded.cells[3].metadata.nbgrader["solution"]
     assert editions.split_points(3, 6) == [0.5] * 6 and sum(editions.split_points(2, 6)) == pytest.approx(2)
 
 
-# --- the hidden tests: the grade, whatever the notebook rebinds or patches ----------------------------------------
-
-def _grade(exercise_id, answer_name, namespace):
-    """Run a part's hidden test in ``namespace`` (a notebook's globals): None if it passes, else what it said."""
-    try:
-        exec(compile(grading.hidden_test(exercise_id, answer_name), "<hidden test>", "exec"), namespace)
-    except AssertionError as error:
-        return str(error)
-    return None
-
-
-def test_a_hidden_test_grades_the_answer():
-    from classroom.answers import lesson_08, lesson_11
-    right = {"gradient_1": [2 * 3 + math.e, 3.0, 2.0]}
-    assert _grade("5.1", "gradient_1", dict(right)) is None
-    assert _grade("8.1a", "flip_gradient", {"flip_gradient": lesson_08.flip_gradient}) is None   # a probe's module
-    assert _grade("11.3a", "mul", {"mul": lesson_11.mul}) is None   # and what an answer builds on
-    assert _grade("5.1", "gradient_1", {"gradient_1": [1.0, 2.0, 3.0]}) == "5.1: not correct yet: the value is wrong"
-    assert _grade("5.1", "gradient_1", {"gradient_1": ...}) == "5.1: not answered yet"
-
-
-def test_a_hidden_test_trusts_no_name_of_the_notebook_and_no_patched_module(monkeypatch):
-    fake = types.ModuleType("classroom")
-    fake.check = fake.verdict = lambda *args, **kwargs: ("correct", None)
-    for name in [n for n in sys.modules if n == "classroom" or n.startswith("classroom.")]:
-        monkeypatch.setitem(sys.modules, name, fake)        # sys.modules patched
-    monkeypatch.setattr(judge, "verdict", fake.verdict)     # and the loaded judge itself
-    notebook = {"gradient_1": [1.0, 2.0, 3.0], "check": lambda *a: None, "exec": lambda *a, **k: None,
-                "compile": lambda *a, **k: None, "AssertionError": None, "isinstance": lambda *a: True,
-                "__builtins__": {"exec": print, "compile": print, "__import__": lambda *a, **k: fake}}
-    assert _grade("5.1", "gradient_1", notebook) == "5.1: not correct yet: the value is wrong"
-
-
-def _references():
-    """(exercise id, its reference answer) for every exercise whose answers module holds one."""
-    found = []
-    for lesson in safe_data.lessons():
-        answers = __import__(f"classroom.answers.lesson_{lesson:02d}", fromlist=["EXERCISES"])
-        for exercise_id, spec in answers.EXERCISES.items():
-            expected = None if spec.expected is None else spec.expected_for(variants.numbers(exercise_id))
-            right = next((r for r in (spec.reference, expected, getattr(answers, spec.name, None))
-                          if r is not None), None)
-            if right is not None:
-                found.append((exercise_id, right))
-    return found
-
-
-@pytest.mark.parametrize("exercise_id, right", _references(), ids=[i for i, _ in _references()])
-def test_every_hidden_test_passes_the_reference_and_fails_the_stub(exercise_id, right):
-    assert _grade(exercise_id, "answer", {"answer": right}) is None
-    assert _grade(exercise_id, "answer", {"answer": ...}) == f"{exercise_id}: not answered yet"
+def test_predict_exercises_and_parts_judged_in_the_students_python_carry_no_points(monkeypatch):
+    monkeypatch.setattr(editions, "graded", lambda exercise_id: exercise_id != "99.1b")   # 99.1b: a test alone
+    graded = editions.nbgrader_source(_lesson_notebook())
+    parts_ = [cell for cell in graded.cells if cell.metadata.get("nbgrader", {}).get("grade")]
+    assert [(cell.source, cell.metadata.nbgrader["points"]) for cell in parts_] == [('check("99.1a", y)', 2.0)]
+    assert [cell.source for cell in graded.cells if "check" in editions.tags(cell)] == [
+        'check("99.1a", y)', 'check("99.1b", z)']   # its check stays, as feedback
+    predict = _lesson_notebook()
+    predict.cells[2].source = "### Exercise 99.1 (medium): predict, then run: two numbers"
+    graded = editions.nbgrader_source(predict)
+    assert not [cell for cell in graded.cells if cell.metadata.get("nbgrader", {}).get("grade")]
+    assert [cell.source for cell in graded.cells if "check" in editions.tags(cell)] == [
+        'check("99.1a", y)\ncheck("99.1b", z)']

@@ -126,8 +126,9 @@ def _output_and_gradients(model, x, shapes, found, Value, Tape, what):
 DENSE_CASES = [(None,), ("tanh",)]
 
 
-def dense_probe(Dense, activation_name):
-    """13.5a: a Dense layer's initial variables, then its output and gradients with set weights and bias."""
+def dense_probe(Dense, activation_name, n_in=3, n_out=2, seed=1):
+    """13.5a: a Dense layer's initial variables, then its output and gradients with set weights and bias, for a
+    layer of ``n_in`` inputs and ``n_out`` outputs on a batch drawn with ``seed``."""
     Value, Tape = parts(Dense, "Value", "Tape")
     activation = parts(Dense, activation_name)[0] if activation_name else None
     try:
@@ -145,33 +146,37 @@ def dense_probe(Dense, activation_name):
     if not 0.8 < spread * np.sqrt(400) < 1.2:
         raise Wrong(f"the initial weights of Dense(400, 50, rng) have a standard deviation of {spread:.3g}: the "
                     f"exercise asks for rng.normal scaled by 1/√n_in")
-    layer = Dense(3, 2, np.random.default_rng(0), activation=activation)
-    found = variables(layer, [(3, 2), (2,)], "Dense(3, 2, rng)", Value)
-    found[3, 2].data, found[2,].data = np.arange(6.0).reshape(3, 2) / 6, np.array([0.5, -1.0])
-    x = np.random.default_rng(1).normal(size=(5, 3))
+    shapes = [(n_in, n_out), (n_out,)]
+    layer = Dense(n_in, n_out, np.random.default_rng(0), activation=activation)
+    found = variables(layer, shapes, f"Dense({n_in}, {n_out}, rng)", Value)
+    found[shapes[0]].data = np.arange(n_in * n_out, dtype=float).reshape(shapes[0]) / (n_in * n_out)
+    found[shapes[1]].data = np.linspace(0.5, -1.0, n_out)
+    x = np.random.default_rng(seed).normal(size=(5, n_in))
     kind = "with activation=tanh" if activation else "without an activation"
-    out, grads = _output_and_gradients(layer, x, [(3, 2), (2,)], found, Value, Tape, "the layer")
+    out, grads = _output_and_gradients(layer, x, shapes, found, Value, Tape, "the layer")
     return [Slot(out, f"its output {kind} is wrong: {{}}"),
-            Slot(grads[0], f"{kind}, the gradient of the weights (shape (3, 2)) is wrong: {{}}"),
-            Slot(grads[1], f"{kind}, the gradient of the bias (shape (2,)) is wrong: {{}}")]
+            Slot(grads[0], f"{kind}, the gradient of the weights (shape {shapes[0]}) is wrong: {{}}"),
+            Slot(grads[1], f"{kind}, the gradient of the bias (shape {shapes[1]}) is wrong: {{}}")]
 
 
 MLP_CASES = [()]
-MLP_SHAPES = [(2, 5), (5,), (5, 1), (1,)]
 
 
-def mlp_probe(MLP):
-    """13.5b: the output of MLP(2, 5, rng) and the gradient of each of its four variables, set to random values."""
+def mlp_probe(MLP, n_in=2, n_hidden=5, seed=2):
+    """13.5b: the output of MLP(n_in, n_hidden, rng) and the gradient of each of its four variables, set to values
+    drawn with ``seed``."""
     Value, Tape = parts(MLP, "Value", "Tape")
+    made = f"MLP({n_in}, {n_hidden}, rng)"
     try:
-        model = MLP(2, 5, np.random.default_rng(0))
+        model = MLP(n_in, n_hidden, np.random.default_rng(0))
     except Exception as error:  # the learner's code failed: say how
-        raise Raised(error, "MLP(2, 5, rng)") from None
-    found = variables(model, MLP_SHAPES, "MLP(2, 5, rng)", Value)
-    rng = np.random.default_rng(2)
-    for shape in MLP_SHAPES:
+        raise Raised(error, made) from None
+    shapes = [(n_in, n_hidden), (n_hidden,), (n_hidden, 1), (1,)]
+    found = variables(model, shapes, made, Value)
+    rng = np.random.default_rng(seed)
+    for shape in shapes:
         found[shape].data = rng.normal(size=shape)
-    x = rng.normal(size=(7, 2))
-    out, grads = _output_and_gradients(model, x, MLP_SHAPES, found, Value, Tape, "the MLP")
+    x = rng.normal(size=(7, n_in))
+    out, grads = _output_and_gradients(model, x, shapes, found, Value, Tape, "the MLP")
     return [Slot(out, "its output is wrong: {}")] + [
-        Slot(g, f"the gradient of the variable of shape {shape} is wrong: {{}}") for shape, g in zip(MLP_SHAPES, grads)]
+        Slot(g, f"the gradient of the variable of shape {shape} is wrong: {{}}") for shape, g in zip(shapes, grads)]
