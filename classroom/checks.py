@@ -110,7 +110,10 @@ def line(exercise_id, status, problem, hints=(), count=0):
         return f"✅ {exercise_id}: correct."
     if status == "unanswered":
         return f"⏳ {exercise_id}: {NOT_ANSWERED}"
-    if status == "unchecked":
+    if status == "unchecked" and problem == "loose":
+        said = (f"📝 {exercise_id}: answered. It is graded when you submit: at this exercise's tolerance a check of "
+                f"your own numbers would let a program find the answer by trying values, so there is none.")
+    elif status == "unchecked":
         said = (f"📝 {exercise_id}: answered. This copy has no self-check for your own numbers (student {problem}); "
                 f"your answer is graded when you submit.")
     else:

@@ -37,6 +37,7 @@ teacher's own answers typed into it), or whose learner cell lost its ``...``, is
 import argparse
 import ast
 import collections
+import importlib
 import json
 import pathlib
 import re
@@ -229,8 +230,13 @@ def _grade(grade_id, grade, solution, points=None):
 
 
 def graded(exercise_id):
-    """Whether a part can be graded outside the student's Python: its data compares what the answer computes."""
-    return "expected" in lesson_data(lesson_of(exercise_id))[exercise_id]
+    """Whether a part is graded outside the student's Python: its data compares what the answer computes, and that is
+    not one exact answer that every student shares (a choice, an order of accuracy), which a self-check would
+    give away to anyone who tries the few possible answers."""
+    if "expected" not in lesson_data(lesson_of(exercise_id))[exercise_id]:
+        return False
+    spec = importlib.import_module(f"classroom.answers.lesson_{lesson_of(exercise_id):02d}").EXERCISES[exercise_id]
+    return not (spec.exact and spec.reference is None and not callable(spec.expected))
 
 
 def nbgrader_source(nb):

@@ -104,3 +104,14 @@ def test_a_long_check_line_is_wrapped_at_words():
     assert len(lines) > 2 and all(len(line) <= checks.WIDTH for line in lines)
     assert " ".join(line.strip() for line in lines) == " ".join(said.split())
     assert all(line.startswith("   ") for line in lines[1:])
+
+
+def test_a_loose_tolerance_gets_no_self_check_of_a_student_s_own_numbers(lesson_99, monkeypatch):
+    exercise, public, data = lesson_99
+    exercise.rtol = 1e-3   # 460 rounded values a power of ten: a program would try them all in seconds
+    safe_data.write_student_data(data, [99], ["ada"])
+    monkeypatch.setenv("MINITAPE_STUDENT_ID", "ada")
+    assert "expected" not in checks.student_data(99, "ada")["99.1"]
+    assert checks.assess("99.1", gradient_at(POINT.numbers("99.1", "ada"))) == ("unchecked", "loose")
+    assert checks.assess("99.1", ...) == ("unanswered", None)
+    assert "there is none" in " ".join(checks.line("99.1", "unchecked", "loose").split())
