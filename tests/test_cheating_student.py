@@ -33,6 +33,7 @@ pytest.importorskip("nbgrader")
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 LESSON = "05_reverse_mode"   # graded under nbgrader with a cheating submission
+STUDENTS = ["ada", "bob"]   # the class: the graded release holds their own data
 TAPE_LESSONS = ["11_build_your_own_tape", "13_your_tape_on_arrays"]   # whose later cells ran on a reference tape
 
 
@@ -60,9 +61,9 @@ def course(tmp_path_factory):
             shutil.copy2(ROOT / name, checkout / name)
     lessons = sorted(str(p.relative_to(checkout)) for p in (checkout / "notebooks").glob("[0-9]*.ipynb"))
     run([sys.executable, "-m", "classroom.editions", "student", "build/student", *lessons], checkout)
-    run([sys.executable, "-m", "classroom.editions", "nbgrader", "build/nbgrader", *lessons], checkout)
-    run([sys.executable, "-m", "pip", "wheel", ".", "-w", str(top / "wheel"), "--no-deps", "-q"], checkout)
-    wheel = next((top / "wheel").glob("minitape-*.whl"))
+    run([sys.executable, "-m", "classroom.editions", "nbgrader", "build/nbgrader", *lessons, "--students",
+         *STUDENTS], checkout)
+    wheel = next((checkout / "build" / "student" / "wheels").glob("minitape-*.whl"))   # the edition's own
     # The student's Python: the minitape wheel, and this environment's packages (NumPy, Jupyter) through a plain
     # path entry, whose .pth files are not read, so that neither the repository nor its editable install is seen.
     student = top / "student-env"
@@ -126,16 +127,19 @@ def test_there_is_no_answers_command_and_no_answers_file(course):
 
 # --- trick: grepping the edition, the release and the wheel for an expected value or a reference ------------------
 
-def expected_numbers():
-    """Every number an exercise's check compares with (values, and what probes observe of the references),
-    written with enough digits that finding its text in a file is no accident."""
+def expected_numbers(student=None):
+    """Every number an exercise's check compares with (values for ``student``'s own numbers, or the lessons' own
+    for None, and what probes observe of the references), written with enough digits that finding its text in a
+    file is no accident."""
     numbers = set()
     for lesson in safe_data.lessons():
         answers = __import__(f"classroom.answers.lesson_{lesson:02d}", fromlist=["EXERCISES"])
-        for spec in answers.EXERCISES.values():
+        for exercise_id, spec in answers.EXERCISES.items():
             if spec.expected is None and spec.reference is None:
                 continue
-            observed = spec.observed(spec.reference if spec.reference is not None else spec.expected)
+            right = spec.reference if spec.reference is not None else spec.expected_for(
+                variants.numbers(exercise_id, student))
+            observed = spec.observed(right)
             for slots in observed:
                 for slot in slots if not isinstance(slots, (NotAnswered, Wrong, Raised, ReturnedNone)) else []:
                     try:
@@ -178,6 +182,18 @@ def test_no_expected_value_is_in_any_file_a_student_receives(course):
     found = [(form, path) for path, text in notebook_code.items() for number in numbers
              for form in number_forms(number) if form in text]
     assert not found, found[:10]
+
+
+def test_no_student_s_own_answer_is_in_any_file_of_the_graded_release(course):
+    """The class's own numbers: their answers are in no file at all, not even in a lesson's outputs."""
+    for student in STUDENTS:
+        numbers = expected_numbers(student) - expected_numbers()
+        assert len(numbers) > 20, student   # the value exercises with each student's own numbers
+        texts = {path: text for path, text in shipped_texts(course).items() if "/release/" in path}
+        assert any("/students/" in path for path in texts)   # the release holds their (hashed) data
+        found = [(form, path) for path, text in texts.items() for number in numbers
+                 for form in number_forms(number) if form in text]
+        assert not found, found[:10]
 
 
 def test_no_reference_is_named_in_any_file_a_student_receives(course):
