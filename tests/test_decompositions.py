@@ -9,18 +9,11 @@ import numpy as np
 import pytest
 
 import minitape as mt
+from test_linalg import gradients
 
 RNG = np.random.default_rng(31)
 A = RNG.standard_normal((3, 3))  # eigh reads its lower triangle
 TALL = RNG.standard_normal((4, 3))
-
-
-def gradients(f, *values, output_gradients=None):
-    xs = [mt.constant(v) for v in values]
-    with mt.GradientTape() as tape:
-        tape.watch(xs)
-        y = f(*xs)
-    return [g.numpy() for g in tape.gradient(y, xs, output_gradients=output_gradients)]
 
 
 def lower_gradient(g):
