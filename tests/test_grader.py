@@ -141,3 +141,17 @@ def test_a_notebook_without_the_releases_graded_cells_is_named_by_its_edition():
     assert not_the_release(edition, parts, "05_reverse_mode").startswith(
         "this is the student edition of lesson 05, not the graded release: ask the student to fetch the release")
     assert not_the_release(lesson, parts, "05_reverse_mode").startswith("this is the course's own lesson 05")
+
+
+def test_the_sandbox_mounts_its_tmp_before_what_it_reads(monkeypatch, tmp_path):
+    """A checkout under /tmp (a CI clone) is bound over the sandbox's /tmp, never hidden by it."""
+    from classroom.grader import sandbox
+    monkeypatch.setattr(sandbox, "ready", lambda: None)
+    monkeypatch.setattr(sandbox, "readable_paths", lambda: [pathlib.Path("/tmp/checkout/.venv")])
+    (tmp_path / "lesson.ipynb").write_text("{}")
+    command = sandbox.command(tmp_path, tmp_path, "ada")
+    tmp = command.index("--tmpfs")
+    assert command[tmp + 1] == "/tmp"
+    binds = [k for k, arg in enumerate(command) if arg in ("--ro-bind", "--bind", "--symlink")]
+    assert binds and all(k > tmp for k in binds)
+    assert command[command.index("/tmp/checkout/.venv") - 1] == "--ro-bind"

@@ -94,8 +94,9 @@ def command(work, public, student):
             "bwrap", "--unshare-all", "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--clearenv",
             "--setenv", "PATH", "/usr/bin:/bin", "--setenv", "HOME", "/tmp", "--setenv", "PYTHONPATH", "/grader",
             "--setenv", "MINITAPE_STUDENT_ID", student,
-            *system, *python, "--ro-bind", str(public), "/grader",
-            "--proc", "/proc", "--dev", "/dev", "--size", str(TMP_SIZE), "--tmpfs", "/tmp",
+            # /tmp first: a Python or a library that lives under /tmp (a checkout there) is bound over it, not hidden
+            "--size", str(TMP_SIZE), "--tmpfs", "/tmp", *system, *python, "--ro-bind", str(public), "/grader",
+            "--proc", "/proc", "--dev", "/dev",
             "--bind", str(work), "/submission", "--chdir", "/submission", "--remount-ro", "/",
             sys.executable, "-P", "-m", "classroom.grader.harvest", f"/submission/{notebook}"]
 
