@@ -481,6 +481,17 @@ class packing:
         raise RuntimeError(f"{op_name}: packing a list of tensors needs minitape.ops (import minitape first)")
 
 
+def _first_number(value):
+    """The first number of a nested list (a NumPy array counts as one), or the value itself.
+
+    >>> _first_number([[np.float64(1.0), 2.0], [3.0, 4.0]]).dtype
+    dtype('float64')
+    """
+    while isinstance(value, (list, tuple)) and value:
+        value = value[0]
+    return value
+
+
 def _to_array(value, dtype=None):
     """``value`` as a NumPy array of our own (never the caller's), with TensorFlow's default dtypes."""
     if isinstance(value, (np.ndarray, np.generic)):
@@ -495,7 +506,11 @@ def _to_array(value, dtype=None):
             raise ValueError(f"cannot convert {value!r} to a tensor: its nested lists have different lengths, "
                              f"and a tensor is a rectangular grid of numbers") from None
         default = _PYTHON_DEFAULTS.get(array.dtype) if dtype is None else None
-        if default is not None and (default is np.float32 or _fits(array, default)):
+        if default is np.float32:  # as in TensorFlow, a list's first number decides: a NumPy float keeps its dtype
+            first = _first_number(value)
+            if isinstance(first, (np.floating, np.ndarray)) and first.dtype.kind == "f":
+                default = first.dtype
+        if default is not None and (default is not np.int32 or _fits(array, default)):
             array = array.astype(default)
     if array.dtype.kind in "US":
         raise TypeError(f"minitape tensors hold numbers or booleans, not text; cannot convert {value!r}")
