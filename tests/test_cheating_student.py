@@ -464,7 +464,14 @@ def autograded(course, student, lesson):
 
 
 def test_the_reference_scores_full_marks_and_a_partial_answer_its_parts(graded):
-    assert graded["done"].returncode == 0, graded["done"].stdout + graded["done"].stderr
+    # The controls run cleanly (no problem said after their seconds); an attack may end its own kernel (the profile
+    # hook, on a busy machine), which the grader names, and then exits 1, scoring it nothing as the others.
+    done, clean = graded["done"], re.compile(r"\S+\s+\S+\s+[\d.]+/\d+\s+\d+\s*")   # student, lesson, score, seconds
+    lines = [line for line in done.stdout.splitlines()[1:] if line.strip()]
+    controls = [line for line in lines if line.startswith(("reference ", "partly_right "))]
+    assert len(controls) == 3 and all(clean.fullmatch(line) for line in controls), done.stdout + done.stderr
+    problems = [line for line in lines if not clean.fullmatch(line)]
+    assert done.returncode == (1 if problems else 0), done.stdout + done.stderr
     for lesson in (LESSON, TAPE_LESSON):
         assert graded["scores"]["reference", lesson] == pytest.approx(graded["points"][lesson])
         assert sum(graded["points"][lesson].values()) >= 7
