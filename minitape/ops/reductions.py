@@ -396,6 +396,15 @@ _reduce_logsumexp = Primitive(
     jvp=[lambda t, y, x, axis, keepdims: reduce_sum(t * _softmax_weights(x, axis), axis, keepdims)])
 
 
+def _float_input(op_name, input_tensor):
+    """``input_tensor`` as a tensor, if it is floating-point (the ops below take no integers); else a TypeError."""
+    (x,) = convert_inputs(op_name, input_tensor)
+    if x.array.dtype.kind != "f":
+        raise TypeError(f"{op_name}: expected a floating-point tensor, got {x.dtype.name}; convert it first, e.g. "
+                        f"mt.cast(x, mt.float32)")
+    return x
+
+
 def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     """log(sum(exp(x))) along ``axis`` (all of them by default), computed without overflow.
 
@@ -405,23 +414,12 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     >>> float(reduce_logsumexp([1000.0, 1000.0]))  # 1000 + log 2; exp(1000) alone overflows
     1000.6931762695312
     """
-    (x,) = convert_inputs("reduce_logsumexp", input_tensor)
-    if x.array.dtype.kind != "f":
-        raise TypeError(f"reduce_logsumexp: expected a floating-point tensor, got {x.dtype.name}; convert it "
-                        f"first, e.g. mt.cast(x, mt.float32)")
+    x = _float_input("reduce_logsumexp", input_tensor)
     return apply(_reduce_logsumexp, (x,), {"axis": _axes(axis, x.array.ndim, "reduce_logsumexp"),
                                            "keepdims": bool(keepdims)})
 
 
 # -- variance, standard deviation, Euclidean norm, any and all ---------------------------------------------------
-def _float_input(op_name, input_tensor):
-    (x,) = convert_inputs(op_name, input_tensor)
-    if x.array.dtype.kind != "f":
-        raise TypeError(f"{op_name}: expected a floating-point tensor, got {x.dtype.name}; convert it first, e.g. "
-                        f"mt.cast(x, mt.float32)")
-    return x
-
-
 def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
     """The mean of the squared deviations from the mean along ``axis`` (the population variance, divided by n).
 
