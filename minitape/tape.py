@@ -30,20 +30,18 @@ import contextlib
 import types
 import warnings
 
-from . import nest, recording
-from .engine import Record
-from .engine import sweep
-from .jacobians import Jacobians
-from .ops import broadcast_to, ones_like, zeros
+from . import jacobians, nest, recording
+from .engine import Record, sweep
+from .ops import broadcast_to, ones_like
 from .tensor import Tensor, Variable, convert_to_tensor
-from .unconnected import UnconnectedGradients, unconnected_mode, warn_not_floating
+from .unconnected import UnconnectedGradients, final_results, unconnected_mode, warn_not_floating
 
 
-class GradientTape(Jacobians, recording.Recorder):
+class GradientTape(recording.Recorder):
     """Records operations on watched tensors so that their gradients can be computed.
 
-    ``jacobian`` and ``batch_jacobian`` come from :class:`~minitape.jacobians.Jacobians`:
-    many backward sweeps over one tape.
+    ``gradient`` runs one backward sweep; ``vjps`` runs one per seed, which
+    is how :mod:`minitape.jacobians` computes ``jacobian`` and ``batch_jacobian``.
 
     Args:
       persistent: if False (the default) the tape answers one ``gradient``
@@ -162,13 +160,18 @@ class GradientTape(Jacobians, recording.Recorder):
         >>> [r.op.name for r in tape.records]
         ['sin', 'multiply']
         """
-        self._check_not_spent("records")
+        self.check_not_spent("records")
         return tuple(self._records)
 
     @property
     def spent(self):
         """True once a non-persistent tape has answered (or failed while answering) and released its records."""
         return self._records is None
+
+    @property
+    def persistent(self):
+        """True if the tape answers any number of ``gradient`` calls (``GradientTape(persistent=True)``)."""
+        return self._persistent
 
     @property
     def watched(self):
@@ -202,7 +205,8 @@ class GradientTape(Jacobians, recording.Recorder):
           unconnected_gradients: ``"none"`` or ``"zero"``: what an unconnected
             source gets.
         """
-        unconnected = self._check_usable("gradient", unconnected_gradients)
+        self.check_not_spent("gradient")
+        unconnected = unconnected_mode(unconnected_gradients)
         flat_sources = self._checked_sources(sources)
         seeds = self._seeds(target, output_gradients)
         self._leave_context()
@@ -212,19 +216,62 @@ class GradientTape(Jacobians, recording.Recorder):
         finally:  # even if a rule fails midway: a half-swept tape must never answer again
             self._release_unless_persistent()
         grads = [adjoints.get(s.id) for s in flat_sources]
-        return nest.pack_sequence_as(sources, self._final_results(grads, flat_sources, unconnected))
+        return nest.pack_sequence_as(sources, final_results(grads, flat_sources, unconnected))
+
+    def vjps(self, target, sources, seeds, method="vjps"):
+        """Several vector-Jacobian products of one target in one answer: a backward sweep per seed.
+
+        ``seeds`` is a sequence of adjoints of ``target`` (its shape and dtype),
+        read one at a time; ``sources`` a flat list of tensors. Returns, per
+        source, the list of its gradients (one per seed), or None if the
+        target does not depend on it; with no seeds, a connected source gets
+        an empty list. A non-persistent tape releases its records after the
+        last sweep. ``method`` names the caller in errors.
+
+        >>> import minitape as mt
+        >>> x = mt.constant([1.0, 2.0])
+        >>> with mt.GradientTape() as tape:
+        ...     tape.watch(x)
+        ...     y = x * x
+        >>> [g.numpy() for g in tape.vjps(y, [x], [mt.constant([1.0, 0.0]), mt.constant([0.0, 1.0])])[0]]
+        [array([2., 0.], dtype=float32), array([0., 4.], dtype=float32)]
+        """
+        self.check_not_spent(method)
+        sources = self._checked_sources(sources)
+        target = self._checked_target(target)
+        self._leave_context()
+        try:
+            if not target.dtype.is_floating:
+                warn_not_floating("target", target)
+                return [None] * len(sources)
+            retain = {s.id for s in sources}
+            if target.id not in self._tracked and target.id not in retain:
+                return [None] * len(sources)
+            if not seeds:
+                return [[] if s.id == target.id or target.id in self._needed([s]) else None for s in sources]
+            needed = self._needed(sources)
+            passes = []
+            for k, seed in enumerate(seeds):
+                last = k == len(seeds) - 1
+                adjoints = sweep(self._records, {target.id: seed}, needed, retain,
+                                 release=last and not self._persistent)
+                passes.append([adjoints.get(s.id) for s in sources])
+            return [None if passes[0][j] is None else [p[j] for p in passes] for j in range(len(sources))]
+        finally:
+            self._release_unless_persistent()
+
+    jacobian = jacobians.jacobian
+    batch_jacobian = jacobians.batch_jacobian
 
     # -- the steps of an answer --------------------------------------------------------------
-    def _check_not_spent(self, method):
+    def check_not_spent(self, method):
+        """Raise RuntimeError, naming ``method`` and the fix, if this tape has answered and released its records."""
         if self._records is None:
             raise RuntimeError(f"GradientTape.{method}: this non-persistent tape has already answered once (or "
                                f"failed while answering) and released its records. Create it with "
                                f"mt.GradientTape(persistent=True) to ask for several gradients, or record again "
                                f"in a new `with` block.")
 
-    def _check_usable(self, method, unconnected_gradients):
-        self._check_not_spent(method)
-        return unconnected_mode(unconnected_gradients)
 
     def _leave_context(self):
         """Called inside the ``with`` block, a non-persistent tape stops; a persistent one warns."""
@@ -322,19 +369,7 @@ class GradientTape(Jacobians, recording.Recorder):
         >>> tape.adjoints(y)[x.id]
         <mt.Tensor: shape=(), dtype=float32, numpy=6.0>
         """
-        self._check_not_spent("adjoints")
+        self.check_not_spent("adjoints")
         with recording.silenced():
             seeds = self._seeds(target, output_gradients)
             return sweep(self._records, seeds, needed=self._tracked, retain=self._tracked)
-
-    def _final_results(self, grads, sources, unconnected, shape=lambda s: s.array.shape):
-        """Apply the dtype and unconnected-gradient rules to the raw results."""
-        out = []
-        for g, s in zip(grads, sources):
-            if not s.dtype.is_floating:
-                warn_not_floating("source", s)
-                g = None
-            if g is None and unconnected is UnconnectedGradients.ZERO:  # integer sources get integer zeros
-                g = zeros(shape(s), dtype=s.dtype)
-            out.append(g)
-        return out

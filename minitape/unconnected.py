@@ -10,6 +10,8 @@ Shared by :class:`~minitape.GradientTape` and
 import enum
 import warnings
 
+from .ops import zeros
+
 
 class UnconnectedGradients(enum.Enum):
     """What ``gradient`` returns for a source the target does not depend on: ``None`` or zeros."""
@@ -33,3 +35,17 @@ def warn_not_floating(role, t):
     is None, as TensorFlow does. The warning points at the caller of ``gradient`` or ``jacobian``."""
     warnings.warn(f"The dtype of the {role} tensor must be floating (e.g. mt.float32) when calling "
                   f"GradientTape.gradient, got {t.dtype.name}; its gradient is None.", stacklevel=4)
+
+
+def final_results(grads, sources, mode, shape=lambda s: s.array.shape):
+    """The answer for each source: its gradient, or None for a non-floating source (with a warning), and for an
+    unconnected one None or, in ``ZERO`` mode, zeros of ``shape(source)`` in the source's dtype."""
+    out = []
+    for g, s in zip(grads, sources):
+        if not s.dtype.is_floating:
+            warn_not_floating("source", s)
+            g = None
+        if g is None and mode is UnconnectedGradients.ZERO:  # integer sources get integer zeros
+            g = zeros(shape(s), dtype=s.dtype)
+        out.append(g)
+    return out
