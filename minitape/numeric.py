@@ -40,7 +40,7 @@ def _scalar(f, x):
     y = np.asarray(y.array if isinstance(y, Tensor) else y)
     if y.ndim != 0:
         raise ValueError(f"f must return a single number here, but returned an array of shape {y.shape}; "
-                         f"use numeric.jacobian for functions with several outputs")
+                         f"use numeric.difference_jacobian for functions with several outputs")
     return y[()]
 
 
@@ -122,11 +122,16 @@ def error_curve(f, derivative, x, method="forward", dtype="float64", steps=None)
 
 
 # -- functions of arrays ----------------------------------------------------------------------------
-def jacobian(f, x, h=None, method="central"):
+def difference_jacobian(f, x, h=None, method="central"):
     """The Jacobian of f at the array ``x``, shaped ``f(x).shape + x.shape``, by finite differences.
 
     ``method="central"`` costs 2 calls of f per element of x (error O(h²));
-    ``"forward"`` costs one call per element plus one (error O(h)).
+    ``"forward"`` costs one call per element plus one (error O(h)). Named
+    apart from ``tape.jacobian``, the exact one.
+
+    >>> difference_jacobian(lambda v: v ** 2, np.array([1.0, 2.0])).round(6)
+    array([[2., 0.],
+           [0., 4.]])
     """
     if method not in ("central", "forward"):
         raise ValueError(f"method must be 'central' or 'forward', got {method!r}")
@@ -156,15 +161,15 @@ def jacobian(f, x, h=None, method="central"):
 
 
 def gradient(f, x, h=None, method="central"):
-    """The gradient of a scalar function f at the array ``x``, shaped like ``x`` (see :func:`jacobian`).
+    """The gradient of a scalar function f at the array ``x``, shaped like ``x`` (see :func:`difference_jacobian`).
 
     >>> gradient(lambda v: (v ** 2).sum(), np.array([1.0, 2.0])).round(6)
     array([2., 4.])
     """
-    g = jacobian(f, x, h, method)
+    g = difference_jacobian(f, x, h, method)
     if g.ndim != np.ndim(x):
         raise ValueError(f"f must return a single number for a gradient, but returned shape "
-                         f"{g.shape[:g.ndim - np.ndim(x)]}; use numeric.jacobian")
+                         f"{g.shape[:g.ndim - np.ndim(x)]}; use numeric.difference_jacobian")
     return g
 
 

@@ -61,11 +61,11 @@ def test_jacobian_and_gradient_of_array_functions_and_their_cost():
         return np.array([v[0] * v[1], np.sin(v[2])])
 
     x = np.array([1.0, 2.0, 0.5])
-    jac = numeric.jacobian(f, x)
+    jac = numeric.difference_jacobian(f, x)
     np.testing.assert_allclose(jac, [[2.0, 1.0, 0.0], [0.0, 0.0, np.cos(0.5)]], rtol=1e-9, atol=1e-10)
     assert len(calls) == 2 * 3  # central: two calls per input
     calls.clear()
-    numeric.jacobian(f, x, method="forward")
+    numeric.difference_jacobian(f, x, method="forward")
     assert len(calls) == 3 + 1  # forward: one per input plus the base point
     np.testing.assert_allclose(numeric.gradient(lambda v: (v ** 3).sum(), x), 3 * x ** 2, rtol=1e-9)
 
