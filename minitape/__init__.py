@@ -32,8 +32,8 @@ Where to read the source, in order (the README's table says the same):
 import importlib
 
 from . import autodiff, dual, image, keras, linalg, math, nest, nn, numeric, ops, random, test, trace
-from .control import (TensorSpec, cond, function, get_static_value, map_fn, py_function, recompute_grad,
-                      vectorized_map, while_loop)
+from .control import cond, map_fn, recompute_grad, vectorized_map, while_loop
+from .eager_function import TensorSpec, function, get_static_value, py_function
 from .custom_gradient import custom_gradient
 from .module import Module
 from .numeric import check_gradients

@@ -316,4 +316,4 @@ def _assert_close(f, xs, rtol, atol, delta, what):
 
 
 __all__ = ["forward_difference", "backward_difference", "central_difference", "second_difference",
-           "complex_step", "error_curve", "jacobian", "gradient", "compute_gradient", "check_gradients"]
+           "complex_step", "error_curve", "difference_jacobian", "gradient", "compute_gradient", "check_gradients"]
