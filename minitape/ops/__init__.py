@@ -56,7 +56,7 @@ from .reductions import reduce_euclidean_norm, reduce_std, reduce_variance  # no
 from .sorting import top_k  # noqa: F401
 
 from . import casting, creation, decompositions, elementwise, indexing, linalg, nn, reductions, shapes, sorting
-from ..primitive import convert_inputs
+from .arguments import convert_inputs
 from ..tensor import Tensor, Variable, packing
 
 __all__ = list(dict.fromkeys(name for module in (casting, creation, decompositions, elementwise, indexing, linalg, nn,

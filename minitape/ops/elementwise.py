@@ -30,7 +30,8 @@ import math
 import numpy as np
 
 from ..dtypes import ALL, FLOATING, INTEGERS_AND_BOOL, NUMBERS, SIGNED, as_dtype
-from ..primitive import Primitive, apply, broadcast_shape, check_dtype, convert_inputs, float_constant
+from ..primitive import Primitive, apply
+from .arguments import broadcast_shape, check_dtype, convert_inputs, float_constant
 from ..tensor import Tensor
 from .casting import cast
 from .creation import zeros_like

@@ -10,7 +10,8 @@ import numbers
 import numpy as np
 
 from ..dtypes import FLOATING, NUMBERS
-from ..primitive import Primitive, apply, check_dtype, convert_inputs
+from ..primitive import Primitive, apply
+from .arguments import check_dtype, convert_inputs
 from ..random import uniform
 from ..tensor import Tensor, Variable, convert_to_tensor
 from .elementwise import abs, cast, erfc, exp, maximum, pow, reciprocal, sigmoid, sqrt, tanh, where  # noqa: A004

@@ -9,7 +9,8 @@ of a product ``g`` times the product of the *other* elements.
 import numpy as np
 
 from ..dtypes import FLOATING, NUMBERS
-from ..primitive import Primitive, apply, check_dtype, convert_inputs
+from ..primitive import Primitive, apply
+from .arguments import check_dtype, convert_inputs
 from ..tensor import Tensor
 from .creation import zeros_like
 from .elementwise import _BOOL as BOOL

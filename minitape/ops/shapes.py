@@ -10,7 +10,8 @@ each other, ``getitem`` and ``_scatter`` undo each other; ``reverse`` and
 import numpy as np
 
 from ..dtypes import as_dtype
-from ..primitive import Primitive, apply, convert_input, convert_inputs
+from ..primitive import Primitive, apply
+from .arguments import convert_input, convert_inputs
 from ..tensor import Tensor, Variable, convert_to_tensor, holds_tensors
 from .casting import cast
 

@@ -17,7 +17,7 @@ import collections
 import numpy as np
 
 from ..dtypes import SIGNED, as_dtype
-from ..primitive import check_dtype, convert_inputs
+from .arguments import check_dtype, convert_inputs
 from ..tensor import Tensor
 from .indexing import _number, take_along_axis
 from .shapes import one_axis
