@@ -52,7 +52,7 @@ class Primitive:
         or ``"nothing"``; the tape keeps no more than that.
 
     An op whose inputs broadcast like NumPy is a
-    :class:`~minitape.ops.shapes.Broadcasting` primitive, which sums each
+    :class:`~minitape.ops.broadcasting.Broadcasting` primitive, which sums each
     gradient back to its input's shape.
     """
 

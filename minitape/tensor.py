@@ -342,10 +342,12 @@ class Variable(Tensor):
         self.array = self.array - self._checked(delta, "assign_sub")
         return self
 
-    def _assign_slice(self, index, value):
+    def assign_slice(self, index, value):
         """``self[index] = value`` (a NumPy basic index), in place and not recorded; returns the Variable.
 
-        This is what ``v[1:3].assign(value)`` runs. ``value`` broadcasts to the
+        This is what ``v[1:3].assign(value)`` runs (the slice is a
+        :class:`~minitape.ops.slicing.VariableSlice`); TensorFlow has it only
+        there, as a private method of its Variables. ``value`` broadcasts to the
         slice's shape as in NumPy's assignment (and TensorFlow's strided-slice
         assign): leading dimensions of size 1 may be dropped, then each
         dimension is equal or 1. An empty slice takes any value, as there.

@@ -28,6 +28,7 @@ tensors into one (``convert_to_tensor([x, 2 * x])`` is ``stack``).
 
 import numpy as np
 
+from .broadcasting import *  # noqa: F403
 from .creation import *  # noqa: F403
 from .elementwise import *  # noqa: F403
 from .indexing import *  # noqa: F403
@@ -35,6 +36,7 @@ from .linalg import *  # noqa: F403
 from .nn import *  # noqa: F403
 from .reductions import *  # noqa: F403
 from .shapes import *  # noqa: F403
+from .slicing import *  # noqa: F403
 from .sorting import *  # noqa: F403
 
 # Ops that TensorFlow has only under tf.math, tf.linalg or tf.nn are in mt.ops (and mt.math, mt.linalg, mt.nn), not
@@ -55,12 +57,15 @@ from .nn import (batch_normalization, dropout, gelu, l2_normalize, leaky_relu, m
 from .reductions import reduce_euclidean_norm, reduce_std, reduce_variance  # noqa: F401
 from .sorting import top_k  # noqa: F401
 
-from . import casting, creation, decompositions, elementwise, indexing, linalg, nn, reductions, shapes, sorting
+from . import (broadcasting, casting, creation, decompositions, elementwise, indexing, linalg, nn, packing, reductions,
+               shapes, slicing, sorting)
 from .arguments import convert_inputs
-from ..tensor import Tensor, Variable, packing
+from .. import tensor
+from ..tensor import Tensor, Variable
 
-__all__ = list(dict.fromkeys(name for module in (casting, creation, decompositions, elementwise, indexing, linalg, nn,
-                                                  reductions, shapes, sorting) for name in module.__all__))
+__all__ = list(dict.fromkeys(name for module in (broadcasting, casting, creation, decompositions, elementwise, indexing,
+                                                  linalg, nn, reductions, shapes, slicing, sorting)
+                             for name in module.__all__))
 
 
 def _reflected(op):
@@ -101,7 +106,7 @@ Tensor.__ne__ = _comparison(elementwise.not_equal, True, True)
 Tensor.__lt__, Tensor.__le__ = elementwise.less, elementwise.less_equal
 Tensor.__gt__, Tensor.__ge__ = elementwise.greater, elementwise.greater_equal
 Tensor.__neg__, Tensor.__abs__, Tensor.__invert__ = elementwise.negative, elementwise.abs, elementwise.invert
-Tensor.__getitem__ = shapes.getitem
-Variable.__getitem__ = shapes.getitem_of_variable  # v[1:3] can also be assigned: v[1:3].assign(...)
+Tensor.__getitem__ = slicing.getitem
+Variable.__getitem__ = slicing.getitem_of_variable  # v[1:3] can also be assigned: v[1:3].assign(...)
 Variable.value = Variable.read_value = shapes.read_value
-packing.pack = staticmethod(shapes.pack)  # convert_to_tensor([x, 2 * x]) is stack([x, 2 * x])
+tensor.packing.pack = staticmethod(packing.pack)  # convert_to_tensor([x, 2 * x]) is stack([x, 2 * x])

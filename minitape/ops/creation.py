@@ -17,7 +17,10 @@ from ..dtypes import FLOATING, as_dtype
 from .arguments import check_dtype, convert_inputs
 from ..tensor import Tensor
 from .casting import cast
-from .shapes import broadcast_to, concat, expand_dims, getitem, integer_axes, one_axis
+from .axes import integer_axes, one_axis
+from .broadcasting import broadcast_to
+from .shapes import concat, expand_dims
+from .slicing import getitem
 
 
 def _shape(shape, op_name):

@@ -35,7 +35,8 @@ from .arguments import broadcast_shape, check_dtype, convert_inputs, float_const
 from ..tensor import Tensor
 from .casting import cast
 from .creation import zeros_like
-from .shapes import Broadcasting, one_axis
+from .axes import one_axis
+from .broadcasting import Broadcasting
 
 
 # Performance (benchmarks/README.md): every op of this module takes every float dtype, so only other dtypes are
@@ -90,7 +91,7 @@ def binary(name, forward, derivatives, doc, keeps="inputs", dtypes=NUMBERS, line
 
     As for :func:`unary`: ``derivatives[0]`` is ``s * dz/dx`` and
     ``derivatives[1]`` is ``s * dz/dy``, each both the JVP of its input and
-    its VJP; :class:`~minitape.ops.shapes.Broadcasting` sums a gradient back
+    its VJP; :class:`~minitape.ops.broadcasting.Broadcasting` sums a gradient back
     to its input's shape. An op that ``divides`` as TensorFlow's true
     division does turns integers into floats first (:func:`_as_float`).
     """

@@ -44,7 +44,8 @@ from .creation import eye, ones, zeros_like
 from .elementwise import add_n, cast, log, maximum, sqrt, where
 from .indexing import _number
 from .reductions import norm, reduce_sum
-from .shapes import Broadcasting, expand_dims, squeeze, stack, transpose, unstack
+from .broadcasting import Broadcasting
+from .shapes import expand_dims, squeeze, stack, transpose, unstack
 
 
 # -- matmul -------------------------------------------------------------------------------------
