@@ -93,7 +93,9 @@ class Tensor:
     """An immutable value (a NumPy array) that operations can be recorded on.
 
     Build tensors with :func:`constant` or :func:`convert_to_tensor`, or as
-    the result of ops; the constructor itself is internal.
+    the result of ops; the constructor itself is internal. Its operators
+    (``x * y``, ``x[i]``, ``x == y``, ...) are ops, attached in
+    :mod:`minitape.ops.operators`.
 
     Two fields are what the rest of the library reads:
 
@@ -224,10 +226,10 @@ class Tensor:
     def __iter__(self):
         if np.ndim(self.array) == 0:
             raise TypeError("cannot iterate over a scalar tensor")
-        return (self[i] for i in range(len(self.array)))
+        return (self[i] for i in range(len(self.array)))  # x[i]: the op getitem (see below)
 
-    # The operators (x + y, x * y, x @ y, -x, x[i], x == y, ...) are the ops of the same names in
-    # minitape.ops; that package attaches them to this class, since the ops are built on Tensor.
+    # The operators (x + y, x * y, x @ y, -x, x[i], x == y, ...) are the ops of the same names: the ops are built
+    # on Tensor, so minitape/ops/operators.py attaches them to this class, once they exist.
 
 
 class _Reference:
@@ -307,7 +309,7 @@ class Variable(Tensor):
         return snapshot
 
     # value() and read_value(), a read that is a tensor of its own (TensorFlow's ReadVariableOp), are the op
-    # `identity` of a snapshot; minitape.ops attaches them, since ops are built on this module.
+    # `identity` of a snapshot; minitape/ops/operators.py attaches them, since ops are built on this module.
 
     def _converted(self, value, what):
         """``value`` as an array of this Variable's dtype: numbers are converted, a tensor of another dtype refused."""
@@ -475,7 +477,8 @@ class packing:
 
     Packing is an op (``stack``, so that gradients reach each tensor), and
     ops are built on this module, so this module cannot import it:
-    :mod:`minitape.ops` plugs it in, as it gives Tensor its operators.
+    :mod:`minitape.ops.operators` plugs in :func:`minitape.ops.packing.pack`,
+    as it gives Tensor its operators.
     """
 
     @staticmethod
@@ -602,7 +605,7 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None):
         if dtype is not None and value.dtype != dtype:
             raise ValueError(f"Tensor conversion requested dtype {dtypes.as_dtype(dtype).name} for a tensor "
                              f"of dtype {value.dtype.name}; use mt.cast to convert")
-        return value.read_value() if isinstance(value, Variable) else value
+        return value.read_value() if isinstance(value, Variable) else value  # an op (minitape/ops/operators.py)
     if holds_tensors(value):
         return packing.pack(value, dtype, "convert_to_tensor")
     if isinstance(value, IndexedSlices):

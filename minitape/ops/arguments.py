@@ -87,7 +87,7 @@ def convert_input(value, dtype, op_name):
     if type(value) is float and dtype is not None and dtype.kind == "f":
         return float_constant(value, dtype)  # the 0.5 of `v * 0.5`, shared
     if holds_tensors(value):
-        return packing.pack(value, dtype, op_name)
+        return packing.pack(value, dtype, op_name)  # ops/packing.py's pack, plugged in by ops/operators.py
     try:
         return convert_to_tensor(value, dtype=dtype)
     except (TypeError, ValueError) as e:
