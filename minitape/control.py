@@ -38,7 +38,9 @@ from .forward import ForwardAccumulator
 from .ops import identity, stack, zeros
 from .tape import GradientTape
 from .tensor_array import TensorArray
-from .tensor import Tensor, TensorShape, Variable, convert_to_tensor
+from .tensor import Tensor, convert_to_tensor
+from .tensor_shape import TensorShape
+from .variable import Variable
 
 
 # -- tf.function ---------------------------------------------------------------------------------------

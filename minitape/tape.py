@@ -35,7 +35,8 @@ from .engine import Record
 from .engine import sweep
 from .jacobians import Jacobians
 from .ops import broadcast_to, ones_like, zeros
-from .tensor import Tensor, Variable, convert_to_tensor
+from .tensor import Tensor, convert_to_tensor
+from .variable import Variable
 from .unconnected import UnconnectedGradients, unconnected_mode, warn_not_floating
 
 

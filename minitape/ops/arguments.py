@@ -13,7 +13,8 @@ broadcast. The errors say which op refused what, and how to fix it.
 import numpy as np
 
 from .. import dtypes
-from ..tensor import Tensor, Variable, convert_to_tensor, holds_tensors, packing
+from ..tensor import Tensor, convert_to_tensor, holds_tensors, packing
+from ..variable import Variable
 
 _FLOAT_CONSTANTS = {}  # (value, dtype) -> Tensor
 

@@ -11,7 +11,7 @@ once every op exists, and nowhere else:
 * ``x[index]``: :func:`~minitape.ops.slicing.getitem`, which ``iter(x)`` runs
   too; ``variable[index]`` is a slice that can be assigned;
 * ``v.value()`` and ``v.read_value()``: :func:`~minitape.ops.shapes.read_value`,
-  which ``convert_to_tensor(v)`` runs too;
+  which ``convert_to_tensor(v)`` runs too (through :data:`minitape.tensor.conversions`);
 * :class:`minitape.tensor.packing`'s ``pack``: :func:`~minitape.ops.packing.pack`,
   which ``convert_to_tensor([x, 2 * x])`` and every op given a list of tensors run.
 
@@ -24,7 +24,8 @@ once every op exists, and nowhere else:
 import numpy as np
 
 from .. import tensor
-from ..tensor import Tensor, Variable
+from ..tensor import Tensor
+from ..variable import Variable
 from . import elementwise, linalg, packing, shapes, slicing
 from .arguments import convert_inputs
 
@@ -70,4 +71,5 @@ Tensor.__neg__, Tensor.__abs__, Tensor.__invert__ = elementwise.negative, elemen
 Tensor.__getitem__ = slicing.getitem
 Variable.__getitem__ = slicing.getitem_of_variable  # v[1:3] can also be assigned: v[1:3].assign(...)
 Variable.value = Variable.read_value = shapes.read_value
+tensor.conversions[Variable] = lambda variable, dtype: shapes.read_value(variable)  # convert_to_tensor(v) is a read
 tensor.packing.pack = staticmethod(packing.pack)  # convert_to_tensor([x, 2 * x]) is stack([x, 2 * x])

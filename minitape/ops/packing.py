@@ -9,7 +9,8 @@ fills in (this module is built on them).
 
 import numpy as np
 
-from ..tensor import Tensor, Variable, holds_tensors
+from ..tensor import Tensor, holds_tensors
+from ..variable import Variable
 from .arguments import convert_input
 from .casting import cast
 from .shapes import stack
