@@ -15,9 +15,6 @@ value a tape recorded is the value the gradient uses.
 >>> x = mt.constant([1.0, 2.0])
 >>> x
 <mt.Tensor: shape=(2,), dtype=float32, numpy=array([1., 2.], dtype=float32)>
->>> v = mt.Variable(3.0, name="v")
->>> v.assign_add(1.0)
-<mt.Variable 'v:0' shape=() dtype=float32, numpy=4.0>
 
 Conversion follows TensorFlow: a Python float becomes float32 and a Python
 int int32, while a NumPy array keeps its dtype.
