@@ -44,7 +44,10 @@ from .printing import print as print  # noqa: A004 (mt.print is tf.print; `as pr
 from .scopes import name_scope
 from .tensor_array import TensorArray
 from .tape import GradientTape
-from .tensor import IndexedSlices, Tensor, TensorShape, Variable, constant, convert_to_tensor, is_tensor
+from .tensor import Tensor, constant, convert_to_tensor, is_tensor
+from .indexed_slices import IndexedSlices
+from .tensor_shape import TensorShape
+from .variable import Variable
 from .unconnected import UnconnectedGradients
 
 __version__ = "0.1.0"

@@ -32,7 +32,8 @@ from .forward import ForwardAccumulator
 from .ops import identity, stack, zeros
 from .tape import GradientTape
 from .tensor_array import TensorArray
-from .tensor import Tensor, Variable, convert_to_tensor
+from .tensor import Tensor, convert_to_tensor
+from .variable import Variable
 
 
 # -- cond, while_loop, map_fn ----------------------------------------------------------------------------

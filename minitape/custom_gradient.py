@@ -32,7 +32,8 @@ from . import nest, recording
 from .ops import reduce_sum, zeros_like
 from .primitive import Primitive, apply
 from .tape import GradientTape
-from .tensor import Tensor, Variable, convert_to_tensor
+from .tensor import Tensor, convert_to_tensor
+from .variable import Variable
 
 
 class _VariableWatcher(recording.Recorder):

@@ -4,14 +4,13 @@ Every op declared in ``ops/elementwise.py`` is here (``mt.math.atan``), except `
 ``softsign`` and ``l2_normalize`` are in both, as in TensorFlow.
 """
 
-from .ops import (argmax, argmin, cumprod, cumsum, equal, floordiv, greater, greater_equal, less,  # noqa: F401
-                  less_equal, logical_and, logical_not, logical_or, logical_xor, not_equal, reduce_max, reduce_mean,
-                  reduce_min, reduce_prod, reduce_sum, round, squared_difference)
-from .ops import add_n, reduce_logsumexp  # noqa: F401
-from .ops import segment_sum, top_k, unsorted_segment_sum  # noqa: F401
-from .ops import elementwise as _elementwise
-from .ops import (ceil, digamma, floor, is_finite, is_inf, is_nan, l2_normalize, reduce_all, reduce_any,  # noqa: F401
-                  reduce_euclidean_norm, reduce_std, reduce_variance, scalar_mul, softsign)
+from .ops import (abs, acos, acosh, add, add_n, argmax, argmin, asin, asinh, atan, atan2, atanh,  # noqa: F401
+                  ceil, cos, cosh, cumprod, cumsum, digamma, divide, divide_no_nan, equal, erf, erfc, exp, expm1, floor,
+                  floordiv, floormod, greater, greater_equal, is_finite, is_inf, is_nan, l2_normalize, less, less_equal,
+                  lgamma, log, log1p, log_sigmoid, logical_and, logical_not, logical_or, logical_xor, maximum, minimum,
+                  multiply, multiply_no_nan, negative, not_equal, pow, reciprocal, reduce_all, reduce_any,
+                  reduce_euclidean_norm, reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_std,
+                  reduce_sum, reduce_variance, round, scalar_mul, segment_sum, sigmoid, sign, sin, sinh, softplus,
+                  softsign, sqrt, square, squared_difference, subtract, tan, tanh, top_k, unsorted_segment_sum, xlogy)
 
-globals().update(_elementwise.in_tf_math())
-truediv, mod = _elementwise.divide, _elementwise.floormod  # TensorFlow's other names for / and %
+truediv, mod = divide, floormod  # TensorFlow's other names for / and %

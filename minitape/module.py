@@ -32,7 +32,7 @@ import re
 
 from . import nest
 from .scopes import name_scope
-from .tensor import Variable
+from .variable import Variable
 
 
 def _snake_case(class_name):

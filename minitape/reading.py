@@ -25,7 +25,8 @@ import numpy as np
 
 from . import recording
 from .engine import Record, sweep
-from .tensor import Tensor, Variable
+from .tensor import Tensor
+from .variable import Variable
 
 SMALL = 6  # arrays with at most this many elements are shown in full
 

@@ -33,7 +33,8 @@ import warnings
 from . import jacobians, nest, recording
 from .engine import Record, sweep
 from .ops import broadcast_to, ones_like
-from .tensor import Tensor, Variable, convert_to_tensor
+from .tensor import Tensor, convert_to_tensor
+from .variable import Variable
 from .unconnected import UnconnectedGradients, final_results, unconnected_mode, warn_not_floating
 
 

@@ -1,10 +1,10 @@
-"""Tensors and Variables: NumPy arrays with an identity the tape can follow.
+"""Tensors: NumPy arrays with an identity the tape can follow.
 
 A :class:`Tensor` is an immutable NumPy value plus a unique id. The id is what
 a tape watches: an op whose inputs carry watched ids is recorded, and its
-output's id becomes watched too. A :class:`Variable` is a named, mutable
-holder of a value (model parameters); it keeps one id for its whole life, so
-every op that reads it is connected to the same gradient.
+output's id becomes watched too. A :class:`~minitape.variable.Variable` is a
+named, mutable holder of a value (model parameters); it keeps one id for its
+whole life, so every op that reads it is connected to the same gradient.
 
 Nothing outside can change a tensor's value: ``constant`` and
 ``convert_to_tensor`` copy the NumPy arrays they are given, and ``.numpy()``
@@ -15,9 +15,6 @@ value a tape recorded is the value the gradient uses.
 >>> x = mt.constant([1.0, 2.0])
 >>> x
 <mt.Tensor: shape=(2,), dtype=float32, numpy=array([1., 2.], dtype=float32)>
->>> v = mt.Variable(3.0, name="v")
->>> v.assign_add(1.0)
-<mt.Variable 'v:0' shape=() dtype=float32, numpy=4.0>
 
 Conversion follows TensorFlow: a Python float becomes float32 and a Python
 int int32, while a NumPy array keeps its dtype.
@@ -27,62 +24,13 @@ import itertools
 
 import numpy as np
 
-from . import dtypes, recording, scopes
+from . import dtypes
+from .tensor_shape import TensorShape
 
 _next_id = itertools.count(1).__next__
 
 
-class TensorShape(tuple):
-    """A tensor's shape: a tuple of ints that also answers TensorFlow's questions.
-
-    >>> s = TensorShape((2, 3))
-    >>> s == (2, 3), s == [2, 3], s.rank, s.as_list(), s.num_elements()
-    (True, True, 2, [2, 3], 6)
-    """
-
-    def __eq__(self, other):
-        return tuple.__eq__(self, tuple(other) if isinstance(other, list) else other)
-
-    def __ne__(self, other):
-        equal = self.__eq__(other)
-        return equal if equal is NotImplemented else not equal
-
-    __hash__ = tuple.__hash__
-
-    @property
-    def rank(self):
-        return len(self)
-
-    def as_list(self):
-        return list(self)
-
-    def num_elements(self):
-        return int(np.prod(self, dtype=np.int64))
-
-    def __repr__(self):
-        return f"TensorShape({list(self)})"
-
-    def is_compatible_with(self, other):
-        """True if ``other`` could be this shape: same rank, and each dimension equal or unknown (None).
-
-        ``other`` is a shape, a list or tuple of sizes (None for unknown), or
-        None (an unknown rank, compatible with any shape).
-
-        >>> TensorShape((2, 3)).is_compatible_with([None, 3]), TensorShape((2, 3)).is_compatible_with([2])
-        (True, False)
-        """
-        if other is None:
-            return True
-        dims = [None if d is None else int(d) for d in (other.array if isinstance(other, Tensor) else other)]
-        return len(dims) == len(self) and all(a is None or b is None or a == b for a, b in zip(self, dims))
-
-    def assert_is_compatible_with(self, other):
-        """Raise ValueError unless :meth:`is_compatible_with` ``other``."""
-        if not self.is_compatible_with(other):
-            raise ValueError(f"Shapes {tuple(self)} and {other} are incompatible")
-
-
-def _format_value(value):
+def format_value(value):
     """``numpy=`` part of a repr: ``3.0`` for scalars, ``array([...], dtype=...)`` otherwise."""
     if np.ndim(value) == 0:
         return str(np.asarray(value)[()])
@@ -93,7 +41,9 @@ class Tensor:
     """An immutable value (a NumPy array) that operations can be recorded on.
 
     Build tensors with :func:`constant` or :func:`convert_to_tensor`, or as
-    the result of ops; the constructor itself is internal.
+    the result of ops; the constructor itself is internal. Its operators
+    (``x * y``, ``x[i]``, ``x == y``, ...) are ops, attached in
+    :mod:`minitape.ops.operators`.
 
     Two fields are what the rest of the library reads:
 
@@ -162,7 +112,7 @@ class Tensor:
     # -- Python protocols --------------------------------------------------------
     def __repr__(self):
         return (f"<mt.Tensor: shape={tuple(self.shape)}, dtype={self.dtype.name}, "
-                f"numpy={_format_value(self.array)}>")
+                f"numpy={format_value(self.array)}>")
 
     def __str__(self):
         text = str(self.numpy())
@@ -224,10 +174,10 @@ class Tensor:
     def __iter__(self):
         if np.ndim(self.array) == 0:
             raise TypeError("cannot iterate over a scalar tensor")
-        return (self[i] for i in range(len(self.array)))
+        return (self[i] for i in range(len(self.array)))  # x[i]: the op getitem (see below)
 
-    # The operators (x + y, x * y, x @ y, -x, x[i], x == y, ...) are the ops of the same names in
-    # minitape.ops; that package attaches them to this class, since the ops are built on Tensor.
+    # The operators (x + y, x * y, x @ y, -x, x[i], x == y, ...) are the ops of the same names: the ops are built
+    # on Tensor, so minitape/ops/operators.py attaches them to this class, once they exist.
 
 
 class _Reference:
@@ -246,206 +196,6 @@ class _Reference:
 
     def __eq__(self, other):
         return isinstance(other, _Reference) and other._tensor is self._tensor
-
-
-class Variable(Tensor):
-    """A mutable, named tensor: the parameters a model learns.
-
-    Trainable Variables read inside a ``GradientTape`` are watched without a
-    call to ``tape.watch``. ``assign``, ``assign_add`` and ``assign_sub``
-    change the value in place of the Variable (the Python object keeps its
-    identity) and are never recorded: a tape keeps the value each op read.
-
-    >>> w = Variable([1.0, 2.0], name="w")
-    >>> w.assign_sub([0.5, 0.5]).numpy()
-    array([0.5, 1.5], dtype=float32)
-
-    ``w -= 0.5`` would make ``w`` a new Tensor, no longer the Variable, so it
-    is refused, as in TensorFlow: write ``w.assign_sub(0.5)``.
-    """
-
-    __slots__ = ("_trainable", "_name", "_shape")
-
-    def __init__(self, initial_value, trainable=True, name=None, dtype=None, shape=None):
-        if callable(initial_value):
-            initial_value = initial_value()
-        if isinstance(initial_value, Variable):
-            initial_value = initial_value.snapshot()
-        value = convert_to_tensor(initial_value, dtype=dtype).array
-        if shape is not None and tuple(shape) != np.shape(value):
-            raise ValueError(f"Variable: initial value has shape {np.shape(value)}, "
-                             f"but shape={tuple(shape)} was given")
-        super().__init__(np.array(value))  # our own copy: later assigns never alias the caller's array
-        self._trainable = bool(trainable)
-        self._name = f"{scopes.current()}{name or 'Variable'}:0"  # inside mt.name_scope("layer"): 'layer/w:0'
-        self._shape = np.shape(value)
-
-    @property
-    def name(self):
-        return self._name
-
-    @property
-    def trainable(self):
-        return self._trainable
-
-    def snapshot(self):
-        """The current value as an op reads it: a Tensor that shares this Variable's id.
-
-        Every op reads a Variable through a snapshot, so a tape records the
-        op on the Variable itself (one picture node, one gradient), and keeps
-        the value the op saw even if the Variable is assigned afterwards.
-        A snapshot is never handed to the user: ``read_value`` is.
-        """
-        recorders = recording.active()
-        if not recorders:
-            return self
-        for recorder in recorders:
-            recorder.variable_accessed(self)
-        snapshot = Tensor.__new__(Tensor)
-        snapshot.array = self.array
-        snapshot.id = self.id
-        return snapshot
-
-    # value() and read_value(), a read that is a tensor of its own (TensorFlow's ReadVariableOp), are the op
-    # `identity` of a snapshot; minitape.ops attaches them, since ops are built on this module.
-
-    def _converted(self, value, what):
-        """``value`` as an array of this Variable's dtype: numbers are converted, a tensor of another dtype refused."""
-        dtype = self.dtype
-        if isinstance(value, Variable):
-            value = value.snapshot()
-        if isinstance(value, Tensor) and value.dtype != dtype:
-            raise ValueError(f"Variable {self._name}.{what}: the value has dtype {value.dtype.name} but the "
-                             f"Variable is {dtype.name}; convert it first with mt.cast(value, mt.{dtype.name})")
-        return convert_to_tensor(value, dtype=dtype).array
-
-    def _checked(self, value, what):
-        """``value`` converted to this Variable's dtype and checked against its shape."""
-        array = self._converted(value, what)
-        if np.shape(array) != self._shape:
-            raise ValueError(f"Variable {self._name}.{what}: the value has shape {np.shape(array)} but the "
-                             f"Variable has shape {self._shape}")
-        return array
-
-    def assign(self, value):
-        """Replace the value (same shape and dtype); returns the Variable."""
-        self.array = np.array(self._checked(value, "assign"))
-        return self
-
-    def assign_add(self, delta):
-        """``self <- self + delta``, in place and not recorded; returns the Variable."""
-        self.array = self.array + self._checked(delta, "assign_add")
-        return self
-
-    def assign_sub(self, delta):
-        """``self <- self - delta``, in place and not recorded; returns the Variable."""
-        self.array = self.array - self._checked(delta, "assign_sub")
-        return self
-
-    def _assign_slice(self, index, value):
-        """``self[index] = value`` (a NumPy basic index), in place and not recorded; returns the Variable.
-
-        This is what ``v[1:3].assign(value)`` runs. ``value`` broadcasts to the
-        slice's shape as in NumPy's assignment (and TensorFlow's strided-slice
-        assign): leading dimensions of size 1 may be dropped, then each
-        dimension is equal or 1. An empty slice takes any value, as there.
-        """
-        array = self._converted(value, "[...].assign")
-        updated = np.array(self.array)  # a new array: a tape may hold the old one
-        target = updated[index].shape
-        if 0 not in target:
-            extra = array.ndim - len(target)
-            if extra > 0 and all(d == 1 for d in array.shape[:extra]):
-                array = array.reshape(array.shape[extra:])
-            try:
-                updated[index] = np.broadcast_to(array, target)
-            except ValueError:
-                raise ValueError(f"Variable {self._name}: a value of shape {np.shape(array)} cannot be assigned to "
-                                 f"a slice of shape {target}: give the slice's shape, or one that broadcasts to "
-                                 f"it") from None
-        self.array = updated
-        return self
-
-    def _refuse_in_place(self, operator, fix):
-        raise RuntimeError(f"`variable {operator}= value` is not supported for an mt.Variable: it would replace "
-                           f"the Variable by a new Tensor, which no later tape watches. Write {fix} to change "
-                           f"the Variable, or `out = variable {operator} value` for a new tensor.")
-
-    def __iadd__(self, other):
-        self._refuse_in_place("+", "`variable.assign_add(value)`")
-
-    def __isub__(self, other):
-        self._refuse_in_place("-", "`variable.assign_sub(value)`")
-
-    def __imul__(self, other):
-        self._refuse_in_place("*", "`variable.assign(variable * value)`")
-
-    def __itruediv__(self, other):
-        self._refuse_in_place("/", "`variable.assign(variable / value)`")
-
-    def __ipow__(self, other):
-        self._refuse_in_place("**", "`variable.assign(variable ** value)`")
-
-    def __imatmul__(self, other):
-        self._refuse_in_place("@", "`variable.assign(variable @ value)`")
-
-    def __repr__(self):
-        return (f"<mt.Variable '{self._name}' shape={self._shape} dtype={self.dtype.name}, "
-                f"numpy={_format_value(self.array)}>")
-
-    def __str__(self):
-        return repr(self)
-
-    def __format__(self, spec):
-        """``f"{v}"`` is ``str(v)``; a format spec is refused, as TensorFlow's Variables refuse it."""
-        if spec:
-            raise TypeError(f"unsupported format string {spec!r} passed to Variable.__format__: format its value, "
-                            f"f'{{v.numpy():{spec}}}'")
-        return str(self)
-
-
-class IndexedSlices:
-    """Some rows of a tensor: ``values[k]`` is row ``indices[k]`` of a tensor of shape ``dense_shape``.
-
-    TensorFlow gives the gradient of ``gather`` (and of ``embedding_lookup``)
-    in this form, to skip the zero rows; minitape's gradients are always dense
-    tensors, so ``isinstance(grad, mt.IndexedSlices)`` is False for them, and
-    code that asks (d2l's ``grad_clipping``) takes its dense branch. Built by
-    hand, it becomes dense with ``mt.convert_to_tensor``, which adds the rows
-    of repeated indices, as in TensorFlow (the dense tensor is a constant:
-    no gradient reaches ``values`` through it).
-
-    >>> rows = IndexedSlices(constant([[1.0, 2.0]]), constant([1]), dense_shape=constant([3, 2]))
-    >>> convert_to_tensor(rows).numpy()
-    array([[0., 0.],
-           [1., 2.],
-           [0., 0.]], dtype=float32)
-    """
-
-    def __init__(self, values, indices, dense_shape=None):
-        self.values = convert_to_tensor(values)
-        self.indices = convert_to_tensor(indices)
-        self.dense_shape = None if dense_shape is None else convert_to_tensor(dense_shape)
-
-    @property
-    def dtype(self):
-        return self.values.dtype
-
-    @property
-    def shape(self):
-        return None if self.dense_shape is None else TensorShape(int(d) for d in self.dense_shape.array)
-
-    def _dense(self):
-        if self.dense_shape is None:
-            raise ValueError(f"cannot convert {self!r} to a tensor: it has no dense_shape, the shape of the whole "
-                             f"tensor; give one, IndexedSlices(values, indices, dense_shape=[...])")
-        dense = np.zeros(tuple(self.shape), self.values.array.dtype)
-        np.add.at(dense, self.indices.array, self.values.array)
-        return Tensor(dense)
-
-    def __repr__(self):
-        dense_shape = "" if self.dense_shape is None else f", dense_shape={self.dense_shape!s}"
-        return f"IndexedSlices(indices={self.indices!s}, values={self.values!s}{dense_shape})"
 
 
 def is_tensor(x):
@@ -473,12 +223,19 @@ class packing:
 
     Packing is an op (``stack``, so that gradients reach each tensor), and
     ops are built on this module, so this module cannot import it:
-    :mod:`minitape.ops` plugs it in, as it gives Tensor its operators.
+    :mod:`minitape.ops.operators` plugs in :func:`minitape.ops.packing.pack`,
+    as it gives Tensor its operators.
     """
 
     @staticmethod
     def pack(values, dtype, op_name):
         raise RuntimeError(f"{op_name}: packing a list of tensors needs minitape.ops (import minitape first)")
+
+
+# How the objects of a class this module cannot name become tensors, by class: a Variable is read (the op
+# read_value, registered by ops/operators.py), IndexedSlices become dense (indexed_slices.py). Both modules are
+# built on this one, so they register their conversion here, as TensorFlow's do in its tensor_conversion_registry.
+conversions = {}  # class -> function(value, dtype) -> Tensor
 
 
 def _first_number(value):
@@ -567,7 +324,7 @@ def constant(value, dtype=None, shape=None, name=None):
                          "mt.stack(values) or mt.convert_to_tensor(values) packs tensors into one (and keeps their "
                          "gradients)")
     else:
-        array = _to_array(value.array if isinstance(value, Variable) else value, dtype)
+        array = _to_array(value.array if isinstance(value, Tensor) else value, dtype)  # a Variable's current value
     if shape is not None:
         shape = tuple(int(d) for d in shape)
         if any(d < 0 for d in shape):
@@ -596,15 +353,16 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None):
     >>> convert_to_tensor([x, 3.0])
     <mt.Tensor: shape=(2,), dtype=float32, numpy=array([2., 3.], dtype=float32)>
     """
+    if isinstance(value, Tensor) and dtype is not None and value.dtype != dtype:
+        raise ValueError(f"Tensor conversion requested dtype {dtypes.as_dtype(dtype).name} for a tensor "
+                         f"of dtype {value.dtype.name}; use mt.cast to convert")
+    convert = conversions.get(type(value))
+    if convert is not None:  # a Variable is read (an op), IndexedSlices become dense: see `conversions`
+        return convert(value, dtype)
     if isinstance(value, Tensor):
-        if dtype is not None and value.dtype != dtype:
-            raise ValueError(f"Tensor conversion requested dtype {dtypes.as_dtype(dtype).name} for a tensor "
-                             f"of dtype {value.dtype.name}; use mt.cast to convert")
-        return value.read_value() if isinstance(value, Variable) else value
+        return value
     if holds_tensors(value):
         return packing.pack(value, dtype, "convert_to_tensor")
-    if isinstance(value, IndexedSlices):
-        return convert_to_tensor(value._dense(), dtype)
     if dtype is None and dtype_hint is not None and not isinstance(value, (np.ndarray, np.generic)):
         try:
             return Tensor(_to_array(value, dtype_hint))

@@ -24,7 +24,8 @@ read or stacked:
 
 from .dtypes import as_dtype
 from .ops import stack, zeros
-from .tensor import Tensor, TensorShape, convert_to_tensor
+from .tensor import Tensor, convert_to_tensor
+from .tensor_shape import TensorShape
 
 _CLEARED = object()  # the place of an element read once with clear_after_read
 

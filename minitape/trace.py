@@ -48,7 +48,8 @@ from .forward import ForwardAccumulator
 from .reading import (Op, Reading, Value, format_number, format_value, local_partials, read_tape,  # noqa: F401
                       shape_text, short_text, sweep_steps)
 from .tape import GradientTape
-from .tensor import Tensor, Variable
+from .tensor import Tensor
+from .variable import Variable
 
 # -- the three tables ----------------------------------------------------------------------------------
 class Table:

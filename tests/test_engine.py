@@ -7,6 +7,7 @@ import pytest
 
 import minitape as mt
 from minitape import engine, primitive
+from minitape.ops import arguments
 
 
 def small_tape():
@@ -85,7 +86,7 @@ def test_sweep_is_lesson_11s_loop_on_the_records():
 def test_a_shared_float_constant_is_the_plain_conversion(value, dtype):
     expected = np.array(value, dtype)
     for _ in range(2):  # made, then found again
-        got = primitive.float_constant(value, np.dtype(dtype)).array
+        got = arguments.float_constant(value, np.dtype(dtype)).array
         assert got.dtype == expected.dtype and got.shape == ()
         np.testing.assert_array_equal(got, expected, strict=True)
         assert np.signbit(got) == np.signbit(expected)

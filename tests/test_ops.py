@@ -61,11 +61,11 @@ def ops_run_by(case):
 def test_every_primitive_has_a_case():
     """A new op must come with a derivative test: the ops the cases run, on one input each, cover every op."""
     seen = set().union(*(ops_run_by(case) for case in CASES))
-    from minitape.ops import (convolution, creation, decompositions, elementwise, indexing, linalg, nn, reductions,
-                              shapes, sorting)
+    from minitape.ops import (broadcasting, convolution, creation, decompositions, elementwise, indexing, linalg, nn,
+                              reductions, shapes, slicing, sorting)
     from minitape.primitive import Primitive
-    defined = {obj.name for module in (convolution, creation, decompositions, elementwise, indexing, linalg, nn,
-                                       reductions, shapes, sorting)
+    defined = {obj.name for module in (broadcasting, convolution, creation, decompositions, elementwise, indexing,
+                                       linalg, nn, reductions, shapes, slicing, sorting)
                for obj in vars(module).values() if isinstance(obj, Primitive)}
     defined |= {fn.primitive.name for module in (elementwise, reductions)
                 for fn in vars(module).values() if hasattr(fn, "primitive")}

@@ -39,7 +39,8 @@ from ..dtypes import as_dtype
 from ..module import Module, _snake_case
 from ..ops import cast, dropout, matmul, reshape
 from ..random import uniform
-from ..tensor import Tensor, Variable, convert_to_tensor
+from ..tensor import Tensor, convert_to_tensor
+from ..variable import Variable
 from . import activations, initializers
 from .backend import floatx
 from .namespace import missing_names

@@ -16,7 +16,8 @@ epoch); calling the metric does ``update_state`` and returns ``result``.
 
 from ..ops import (argmax, broadcast_to, cast, divide_no_nan, equal, reduce_mean, reduce_sum, reshape, squeeze,
                    zeros)
-from ..tensor import Variable, convert_to_tensor
+from ..tensor import convert_to_tensor
+from ..variable import Variable
 from . import initializers
 from .backend import convert, floatx
 from .losses import squeeze_or_expand_to_same_rank

@@ -28,7 +28,7 @@ import warnings
 import numpy as np
 
 from ..ops import cast, maximum, sqrt, square
-from ..tensor import Variable
+from ..variable import Variable
 from .backend import floatx
 from .namespace import missing_names
 

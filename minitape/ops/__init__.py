@@ -4,7 +4,9 @@ The ops are grouped by family, one module each:
 
 * :mod:`.elementwise`: math on each element (exp, sin, erf, lgamma, +, *, maximum, where, ...);
 * :mod:`.reductions`: sums, means, maxima, products, variances and norms over axes;
-* :mod:`.shapes`: reshape, transpose, slicing, concat, stack, tile, broadcasting;
+* :mod:`.shapes`: reshape, transpose, concat, stack, tile, reverse, roll;
+* :mod:`.broadcasting`: broadcast_to, unbroadcast, and ``Broadcasting``, the primitive whose inputs broadcast;
+* :mod:`.slicing`: ``x[index]`` (getitem), and ``v[index]``, a slice of a Variable that can be assigned;
 * :mod:`.indexing`: gather, gather_nd, slice, split, pad, one_hot, scatter_nd, segment sums;
 * :mod:`.sorting`: sort, argsort, top_k, searchsorted;
 * :mod:`.linalg`: matrix products, einsum, inverses, solves, determinants, Cholesky;
@@ -15,19 +17,19 @@ The ops are grouped by family, one module each:
 * :mod:`.creation`: zeros, ones, ranges (constants, never recorded);
 * :mod:`.casting`: cast, which every family uses.
 
+Beside the families: :mod:`.arguments` (TensorFlow's rules for an op's
+arguments: dtypes, conversion), :mod:`.axes` (reading ``axis`` and shape
+arguments), :mod:`.packing` (a list of tensors as one) and :mod:`.operators`.
+
 Every differentiable op is a :class:`~minitape.primitive.Primitive`: its
 NumPy forward, VJP rule and JVP rule are written side by side.
 
-This package also gives :class:`~minitape.Tensor` its operators: ``x * y``
-is ``multiply(x, y)``, ``x[i]`` is ``getitem(x, i)``, and
-:class:`~minitape.Variable` its reads (``v.read_value()`` is ``identity``
-of the Variable; ``v[i]`` is a read that can also be assigned). ``tensor.py`` knows no ops (the ops are built on it), so
-they are attached here, once all exist; so is the packing of a list of
-tensors into one (``convert_to_tensor([x, 2 * x])`` is ``stack``).
+:class:`~minitape.Tensor`'s operators (``x * y`` is ``multiply(x, y)``,
+``x[i]`` is ``getitem(x, i)``) are these ops, attached in
+:mod:`.operators` once all exist, since ``tensor.py`` is below them.
 """
 
-import numpy as np
-
+from .broadcasting import *  # noqa: F403
 from .creation import *  # noqa: F403
 from .elementwise import *  # noqa: F403
 from .indexing import *  # noqa: F403
@@ -35,6 +37,7 @@ from .linalg import *  # noqa: F403
 from .nn import *  # noqa: F403
 from .reductions import *  # noqa: F403
 from .shapes import *  # noqa: F403
+from .slicing import *  # noqa: F403
 from .sorting import *  # noqa: F403
 
 # Ops that TensorFlow has only under tf.math, tf.linalg or tf.nn are in mt.ops (and mt.math, mt.linalg, mt.nn), not
@@ -55,53 +58,10 @@ from .nn import (batch_normalization, dropout, gelu, l2_normalize, leaky_relu, m
 from .reductions import reduce_euclidean_norm, reduce_std, reduce_variance  # noqa: F401
 from .sorting import top_k  # noqa: F401
 
-from . import casting, creation, decompositions, elementwise, indexing, linalg, nn, reductions, shapes, sorting
-from ..primitive import convert_inputs
-from ..tensor import Tensor, Variable, packing
+from . import (broadcasting, casting, creation, decompositions, elementwise, indexing, linalg, nn, reductions, shapes,
+               slicing, sorting)
+from . import operators  # noqa: F401  (gives Tensor and Variable their operators, once every op exists)
 
-__all__ = list(dict.fromkeys(name for module in (casting, creation, decompositions, elementwise, indexing, linalg, nn,
-                                                  reductions, shapes, sorting) for name in module.__all__))
-
-
-def _reflected(op):
-    """``other <op> tensor``, e.g. ``2.0 * x``: Python calls ``x.__rmul__(2.0)``, which is ``op(2.0, x)``."""
-    def method(self, other):
-        return op(other, self)
-    method.__name__ = f"__r{op.__name__}__"
-    return method
-
-
-for _name, _op in [("add", elementwise.add), ("sub", elementwise.subtract), ("mul", elementwise.multiply),
-                   ("truediv", elementwise.divide), ("floordiv", elementwise.floordiv), ("mod", elementwise.floormod),
-                   ("pow", elementwise.pow), ("matmul", linalg.matmul), ("and", elementwise.bitwise_and),
-                   ("or", elementwise.bitwise_or), ("xor", elementwise.bitwise_xor)]:
-    setattr(Tensor, f"__{_name}__", _op)
-    setattr(Tensor, f"__r{_name}__", _reflected(_op))
-
-
-def _comparison(op, if_none, if_shapes_differ):
-    """``x == y`` and ``x != y`` as TensorFlow has them: ``x == None`` is False, and tensors whose shapes cannot
-    broadcast are simply unequal (the functions ``equal`` and ``not_equal`` raise there)."""
-    def method(self, other):
-        if other is None:
-            return if_none
-        x, y = convert_inputs(op.__name__, self, other)
-        try:
-            np.broadcast_shapes(x.array.shape, y.array.shape)
-        except ValueError:
-            return Tensor(np.array(if_shapes_differ))
-        return op(x, y)
-    method.__name__ = f"__{'eq' if if_none is False else 'ne'}__"
-    return method
-
-
-# Comparisons give boolean tensors; they have no gradient.
-Tensor.__eq__ = _comparison(elementwise.equal, False, False)
-Tensor.__ne__ = _comparison(elementwise.not_equal, True, True)
-Tensor.__lt__, Tensor.__le__ = elementwise.less, elementwise.less_equal
-Tensor.__gt__, Tensor.__ge__ = elementwise.greater, elementwise.greater_equal
-Tensor.__neg__, Tensor.__abs__, Tensor.__invert__ = elementwise.negative, elementwise.abs, elementwise.invert
-Tensor.__getitem__ = shapes.getitem
-Variable.__getitem__ = shapes.getitem_of_variable  # v[1:3] can also be assigned: v[1:3].assign(...)
-Variable.value = Variable.read_value = shapes.read_value
-packing.pack = staticmethod(shapes.pack)  # convert_to_tensor([x, 2 * x]) is stack([x, 2 * x])
+__all__ = list(dict.fromkeys(name for module in (broadcasting, casting, creation, decompositions, elementwise, indexing,
+                                                  linalg, nn, reductions, shapes, slicing, sorting)
+                             for name in module.__all__))

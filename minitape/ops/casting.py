@@ -5,7 +5,8 @@ packing a list), while ``cast`` needs nothing but :mod:`minitape.primitive`.
 """
 
 from ..dtypes import as_dtype
-from ..primitive import Primitive, apply, convert_inputs
+from ..primitive import Primitive, apply
+from .arguments import convert_inputs
 
 _cast = Primitive("cast", lambda x, dtype: x.astype(dtype),
                   vjp=[lambda g, z, x, dtype: cast(g, x.array.dtype)],

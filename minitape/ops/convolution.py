@@ -35,7 +35,8 @@ import math
 import numpy as np
 
 from ..dtypes import FLOATING
-from ..primitive import Primitive, apply, check_dtype, convert_inputs
+from ..primitive import Primitive, apply
+from .arguments import check_dtype, convert_inputs
 from ..tensor import Tensor
 from .indexing import gather
 from .shapes import concat, reshape, transpose

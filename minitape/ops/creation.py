@@ -14,10 +14,13 @@ array([0, 1, 2, 3], dtype=int32)
 import numpy as np
 
 from ..dtypes import FLOATING, as_dtype
-from ..primitive import check_dtype, convert_inputs
+from .arguments import check_dtype, convert_inputs
 from ..tensor import Tensor
 from .casting import cast
-from .shapes import broadcast_to, concat, expand_dims, getitem, integer_axes, one_axis
+from .axes import integer_axes, one_axis
+from .broadcasting import broadcast_to
+from .shapes import concat, expand_dims
+from .slicing import getitem
 
 
 def _shape(shape, op_name):

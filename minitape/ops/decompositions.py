@@ -23,12 +23,14 @@ import collections
 
 import numpy as np
 
-from ..primitive import Primitive, apply, broadcast_shape
+from ..primitive import Primitive, apply
+from .arguments import broadcast_shape
 from ..tensor import convert_to_tensor
 from .elementwise import where
 from .linalg import _lapack, _matrices, _phi, band_part, cholesky, diag_part, matmul, matrix_transpose
 from .reductions import reduce_max
-from .shapes import Broadcasting, concat, expand_dims
+from .broadcasting import Broadcasting
+from .shapes import concat, expand_dims
 
 
 # -- helpers shared by the rules ----------------------------------------------------------------------

@@ -30,11 +30,13 @@ import math
 import numpy as np
 
 from ..dtypes import ALL, FLOATING, INTEGERS_AND_BOOL, NUMBERS, SIGNED, as_dtype
-from ..primitive import Primitive, apply, broadcast_shape, check_dtype, convert_inputs, float_constant
+from ..primitive import Primitive, apply
+from .arguments import broadcast_shape, check_dtype, convert_inputs, float_constant
 from ..tensor import Tensor
 from .casting import cast
 from .creation import zeros_like
-from .shapes import Broadcasting, one_axis
+from .axes import one_axis
+from .broadcasting import Broadcasting
 
 
 # Performance (benchmarks/README.md): every op of this module takes every float dtype, so only other dtypes are
@@ -89,7 +91,7 @@ def binary(name, forward, derivatives, doc, keeps="inputs", dtypes=NUMBERS, line
 
     As for :func:`unary`: ``derivatives[0]`` is ``s * dz/dx`` and
     ``derivatives[1]`` is ``s * dz/dy``, each both the JVP of its input and
-    its VJP; :class:`~minitape.ops.shapes.Broadcasting` sums a gradient back
+    its VJP; :class:`~minitape.ops.broadcasting.Broadcasting` sums a gradient back
     to its input's shape. An op that ``divides`` as TensorFlow's true
     division does turns integers into floats first (:func:`_as_float`).
     """

@@ -32,9 +32,12 @@ import builtins
 import numpy as np
 
 from ..dtypes import as_dtype
-from ..primitive import Primitive, apply, convert_inputs
+from ..primitive import Primitive, apply
+from .arguments import convert_inputs
 from ..tensor import Tensor, convert_to_tensor
-from .shapes import broadcast_to, one_axis, reshape
+from .axes import one_axis
+from .broadcasting import broadcast_to
+from .shapes import reshape
 
 
 def _input(op_name, x):

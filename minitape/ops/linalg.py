@@ -37,13 +37,15 @@ import warnings
 import numpy as np
 
 from ..dtypes import FLOATING, SIGNED, as_dtype
-from ..primitive import Primitive, apply, broadcast_shape, check_dtype, convert_inputs
+from ..primitive import Primitive, apply
+from .arguments import broadcast_shape, check_dtype, convert_inputs
 from ..tensor import Tensor, convert_to_tensor
 from .creation import eye, ones, zeros_like
 from .elementwise import add_n, cast, log, maximum, sqrt, where
 from .indexing import _number
 from .reductions import norm, reduce_sum
-from .shapes import Broadcasting, expand_dims, squeeze, stack, transpose, unstack
+from .broadcasting import Broadcasting
+from .shapes import expand_dims, squeeze, stack, transpose, unstack
 
 
 # -- matmul -------------------------------------------------------------------------------------

@@ -10,13 +10,16 @@ import numbers
 import numpy as np
 
 from ..dtypes import FLOATING, NUMBERS
-from ..primitive import Primitive, apply, check_dtype, convert_inputs
+from ..primitive import Primitive, apply
+from .arguments import check_dtype, convert_inputs
 from ..random import uniform
-from ..tensor import Tensor, Variable, convert_to_tensor
+from ..tensor import Tensor, convert_to_tensor
+from ..variable import Variable
 from .elementwise import abs, cast, erfc, exp, maximum, pow, reciprocal, sigmoid, sqrt, tanh, where  # noqa: A004
 from .indexing import gather, one_hot
 from .reductions import _axes, clip_by_norm, reduce_mean, reduce_sum
-from .shapes import concat, expand_dims, one_axis, squeeze
+from .axes import one_axis
+from .shapes import concat, expand_dims, squeeze
 
 
 def _log_softmax(x, axis):

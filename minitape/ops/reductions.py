@@ -9,12 +9,15 @@ of a product ``g`` times the product of the *other* elements.
 import numpy as np
 
 from ..dtypes import FLOATING, NUMBERS
-from ..primitive import Primitive, apply, check_dtype, convert_inputs
+from ..primitive import Primitive, apply
+from .arguments import check_dtype, convert_inputs
 from ..tensor import Tensor
 from .creation import zeros_like
 from .elementwise import _BOOL as BOOL
 from .elementwise import abs, cast, divide_no_nan, equal, exp, maximum, pow, sqrt, where  # noqa: A004
-from .shapes import broadcast_to, expand_dims, integer_axes, one_axis, reshape, squeeze, transpose
+from .axes import integer_axes, one_axis
+from .broadcasting import broadcast_to
+from .shapes import expand_dims, reshape, squeeze, transpose
 
 
 def _axes(axis, ndim, op_name):

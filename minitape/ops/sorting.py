@@ -17,10 +17,10 @@ import collections
 import numpy as np
 
 from ..dtypes import SIGNED, as_dtype
-from ..primitive import check_dtype, convert_inputs
+from .arguments import check_dtype, convert_inputs
 from ..tensor import Tensor
 from .indexing import _number, take_along_axis
-from .shapes import one_axis
+from .axes import one_axis
 
 _DIRECTIONS = ("ASCENDING", "DESCENDING")
 
