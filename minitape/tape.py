@@ -30,9 +30,11 @@ import contextlib
 import types
 import warnings
 
+import numpy as np
+
 from . import jacobians, nest, recording
 from .engine import Record, sweep
-from .ops import broadcast_to, ones_like
+from .ops import broadcast_to
 from .tensor import Tensor, convert_to_tensor
 from .variable import Variable
 from .unconnected import UnconnectedGradients, final_results, unconnected_mode, warn_not_floating
@@ -242,7 +244,7 @@ class GradientTape(recording.Recorder):
         target = self._checked_target(target)
         self._leave_context()
         try:
-            if not target.dtype.is_floating:
+            if target.array.dtype.kind != "f":
                 warn_not_floating("target", target)
                 return [None] * len(sources)
             retain = {s.id for s in sources}
@@ -322,11 +324,11 @@ class GradientTape(recording.Recorder):
                                  f"mt.constant([...]))")
         seeds = {}
         for k, (t, v) in enumerate(zip(targets, given)):
-            if not t.dtype.is_floating:
+            if t.array.dtype.kind != "f":  # NumPy's kind, as `record` reads it: integers carry no gradient
                 warn_not_floating("target", t)
                 continue
             if v is None:
-                v = ones_like(t)
+                v = Tensor(np.ones_like(t.array))  # d target / d target: a constant, recorded by no tape
             else:
                 v = self._checked_output_gradient(k, v, t)
             # Every target is seeded, tracked or not: a target that is itself a source (``y = x``, or

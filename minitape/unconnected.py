@@ -42,7 +42,7 @@ def final_results(grads, sources, mode, shape=lambda s: s.array.shape):
     unconnected one None or, in ``ZERO`` mode, zeros of ``shape(source)`` in the source's dtype."""
     out = []
     for g, s in zip(grads, sources):
-        if not s.dtype.is_floating:
+        if s.array.dtype.kind != "f":  # NumPy's kind, as the tape's `record` reads it
             warn_not_floating("source", s)
             g = None
         if g is None and mode is UnconnectedGradients.ZERO:  # integer sources get integer zeros
