@@ -31,8 +31,10 @@ import numpy as np
 from .creation import *  # noqa: F403
 from .elementwise import *  # noqa: F403
 from .indexing import *  # noqa: F403
-from .linalg import *  # noqa: F403
+from .contractions import *  # noqa: F403
 from .nn import *  # noqa: F403
+from .norms import *  # noqa: F403
+from .products import *  # noqa: F403
 from .reductions import *  # noqa: F403
 from .shapes import *  # noqa: F403
 from .sorting import *  # noqa: F403
@@ -42,9 +44,11 @@ from .sorting import *  # noqa: F403
 from .elementwise import (ceil, digamma, erf, erfc, expm1, is_finite, is_inf, is_nan, lgamma,  # noqa: F401
                           log_sigmoid, xlogy)
 from .indexing import segment_sum, unsorted_segment_sum  # noqa: F401
-from .linalg import (cholesky, det, diag, diag_part, inv, logdet, slogdet, solve, tensor_diag,  # noqa: F401
-                     tensor_diag_part, trace)
-from .linalg import adjoint, band_part, cross, global_norm, matvec, normalize, set_diag  # noqa: F401
+from .inverses import cholesky, det, inv, logdet, slogdet, solve  # noqa: F401
+from .diagonals import (adjoint, band_part, diag, diag_part, set_diag, tensor_diag, tensor_diag_part,  # noqa: F401
+                        trace)
+from .products import cross, matvec  # noqa: F401
+from .norms import global_norm, normalize, reduce_euclidean_norm  # noqa: F401
 from .decompositions import (cholesky_solve, eigh, eigvalsh, lstsq, pinv, qr, svd,  # noqa: F401
                              triangular_solve)
 from .convolution import (avg_pool, avg_pool1d, avg_pool2d, conv1d, conv2d, conv2d_transpose,  # noqa: F401
@@ -52,15 +56,18 @@ from .convolution import (avg_pool, avg_pool1d, avg_pool2d, conv1d, conv2d, conv
 from .nn import elu, embedding_lookup, silu, swish  # noqa: F401
 from .nn import (batch_normalization, dropout, gelu, l2_normalize, leaky_relu, moments, relu6, selu,  # noqa: F401
                  softsign, sparse_softmax_cross_entropy_with_logits)
-from .reductions import reduce_euclidean_norm, reduce_std, reduce_variance  # noqa: F401
+from .reductions import reduce_std, reduce_variance  # noqa: F401
 from .sorting import top_k  # noqa: F401
 
-from . import casting, creation, decompositions, elementwise, indexing, linalg, nn, reductions, shapes, sorting
+from . import (casting, contractions, creation, decompositions, diagonals, elementwise, indexing, inverses, nn, norms,
+               products, reductions, shapes, sorting)
 from ..primitive import convert_inputs
 from ..tensor import Tensor, Variable, packing
 
-__all__ = list(dict.fromkeys(name for module in (casting, creation, decompositions, elementwise, indexing, linalg, nn,
-                                                  reductions, shapes, sorting) for name in module.__all__))
+__all__ = list(dict.fromkeys(name for module in (casting, contractions, creation, decompositions, diagonals,
+                                                  elementwise, indexing, inverses, nn, norms, products, reductions,
+                                                  shapes, sorting)
+                              for name in module.__all__))
 
 
 def _reflected(op):
@@ -73,7 +80,7 @@ def _reflected(op):
 
 for _name, _op in [("add", elementwise.add), ("sub", elementwise.subtract), ("mul", elementwise.multiply),
                    ("truediv", elementwise.divide), ("floordiv", elementwise.floordiv), ("mod", elementwise.floormod),
-                   ("pow", elementwise.pow), ("matmul", linalg.matmul), ("and", elementwise.bitwise_and),
+                   ("pow", elementwise.pow), ("matmul", products.matmul), ("and", elementwise.bitwise_and),
                    ("or", elementwise.bitwise_or), ("xor", elementwise.bitwise_xor)]:
     setattr(Tensor, f"__{_name}__", _op)
     setattr(Tensor, f"__r{_name}__", _reflected(_op))

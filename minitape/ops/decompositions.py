@@ -26,7 +26,9 @@ import numpy as np
 from ..primitive import Primitive, apply, broadcast_shape
 from ..tensor import convert_to_tensor
 from .elementwise import where
-from .linalg import _lapack, _matrices, _phi, band_part, cholesky, diag_part, matmul, matrix_transpose
+from .diagonals import band_part, diag_part
+from .inverses import cholesky, lapack, matrices, phi
+from .products import matmul, matrix_transpose
 from .reductions import reduce_max
 from .shapes import Broadcasting, concat, expand_dims
 
@@ -72,14 +74,14 @@ def _eigh_forward(a, part):
 
 def _read_matrix(t):
     """The symmetric matrix that ``eigh`` reads from ``t``: its lower triangle, mirrored (``Φ(T) + Φ(T)ᵀ``)."""
-    lower = _phi(t)
+    lower = phi(t)
     return lower + matrix_transpose(lower)
 
 
 def _lower_gradient(g):
     """The gradient of the lower triangle that ``eigh`` reads, from ``G``, the gradient for a full symmetric
     ``A``: an element ``A[i, j]`` below the diagonal is read as both ``A[i, j]`` and ``A[j, i]``."""
-    return _phi(g + matrix_transpose(g))
+    return phi(g + matrix_transpose(g))
 
 
 def _eigenvalues_vjp(g, e, a):
@@ -129,7 +131,7 @@ def eigh(tensor, name=None):
     >>> e.numpy()
     array([1., 3.], dtype=float32)
     """
-    a = _full_precision("linalg.eigh", _matrices("linalg.eigh", tensor))
+    a = _full_precision("linalg.eigh", matrices("linalg.eigh", tensor))
     return apply(_eigh, (a,), {"part": 0}), apply(_eigh, (a,), {"part": 1})
 
 
@@ -140,7 +142,7 @@ def eigvalsh(tensor, name=None):
     >>> eigvalsh([[2.0, 1.0], [1.0, 2.0]]).numpy()
     array([1., 3.], dtype=float32)
     """
-    a = _full_precision("linalg.eigvalsh", _matrices("linalg.eigvalsh", tensor))
+    a = _full_precision("linalg.eigvalsh", matrices("linalg.eigvalsh", tensor))
     return apply(_eigh, (a,), {"part": 0})
 
 
@@ -249,7 +251,7 @@ def svd(tensor, full_matrices=False, compute_uv=True, name=None):
     >>> svd([[3.0, 0.0], [0.0, -4.0]], compute_uv=False).numpy()
     array([4., 3.], dtype=float32)
     """
-    a = _full_precision("linalg.svd", _matrices("linalg.svd", tensor, square=False))
+    a = _full_precision("linalg.svd", matrices("linalg.svd", tensor, square=False))
     s = apply(_svd, (a,), {"part": 0, "full_matrices": False})
     if not compute_uv:
         return s
@@ -312,7 +314,7 @@ def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
     array([[1.],
            [2.]], dtype=float32)
     """
-    a = _full_precision("linalg.triangular_solve", _matrices("linalg.triangular_solve", matrix))
+    a = _full_precision("linalg.triangular_solve", matrices("linalg.triangular_solve", matrix))
     b = _right_hand_side("linalg.triangular_solve", a, rhs)
     return apply(_triangular_solve, (a, b), {"lower": bool(lower), "adjoint": bool(adjoint)})
 
@@ -341,14 +343,14 @@ def cholesky_solve(chol, rhs, name=None):
     array([[0.5],
            [1. ]], dtype=float32)
     """
-    factor = _full_precision("linalg.cholesky_solve", _matrices("linalg.cholesky_solve", chol))
+    factor = _full_precision("linalg.cholesky_solve", matrices("linalg.cholesky_solve", chol))
     b = _right_hand_side("linalg.cholesky_solve", factor, rhs)
     return triangular_solve(factor, triangular_solve(factor, b, lower=True), lower=True, adjoint=True)
 
 
 # -- qr -------------------------------------------------------------------------------------------------------
 def _qr_forward(a, part, full_matrices):
-    return _lapack(lambda x: np.linalg.qr(x, "complete" if full_matrices else "reduced")[part], a)
+    return lapack(lambda x: np.linalg.qr(x, "complete" if full_matrices else "reduced")[part], a)
 
 
 def _qr_refused(full_matrices):
@@ -416,7 +418,7 @@ def qr(input, full_matrices=False, name=None):
     array([[5. , 2.2],
            [0. , 0.4]], dtype=float32)
     """
-    a = _matrices("linalg.qr", input, square=False)
+    a = matrices("linalg.qr", input, square=False)
     m, n = a.array.shape[-2:]
     if m < n:
         x, y = a[..., :m], a[..., m:]
@@ -440,7 +442,7 @@ def pinv(a, rcond=None, validate_args=False, name=None):
     array([[1. , 0. , 0. ],
            [0. , 0.5, 0. ]], dtype=float32)
     """
-    x = _full_precision("linalg.pinv", _matrices("linalg.pinv", a, square=False))
+    x = _full_precision("linalg.pinv", matrices("linalg.pinv", a, square=False))
     if rcond is None:
         rcond = 10.0 * max(x.array.shape[-2:]) * np.finfo(x.array.dtype).eps
     s, u, v = svd(x)
@@ -468,7 +470,7 @@ def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
     array([[1.3333],
            [1.3333]], dtype=float32)
     """
-    a = _full_precision("linalg.lstsq", _matrices("linalg.lstsq", matrix, square=False))
+    a = _full_precision("linalg.lstsq", matrices("linalg.lstsq", matrix, square=False))
     b = _right_hand_side("linalg.lstsq", a, rhs)
     if not fast:
         return matmul(pinv(a), b)

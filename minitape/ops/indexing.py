@@ -37,11 +37,11 @@ from ..tensor import Tensor, convert_to_tensor
 from .shapes import broadcast_to, one_axis, reshape
 
 
-def _input(op_name, x):
+def one_tensor(op_name, x):
     return convert_inputs(op_name, x)[0]
 
 
-def _integers(op_name, what, value, allowed):
+def integer_array(op_name, what, value, allowed):
     """``value`` as a NumPy integer array, if its dtype is one of ``allowed`` (TensorFlow's list for the op)."""
     array = convert_to_tensor(value).array
     if array.dtype.name not in allowed:
@@ -50,7 +50,7 @@ def _integers(op_name, what, value, allowed):
     return array
 
 
-def _number(op_name, what, value):
+def one_integer(op_name, what, value):
     """A single integer argument (a Python int, a NumPy integer or a 0-d integer tensor)."""
     array = np.asarray(value.array if isinstance(value, Tensor) else value)
     if array.ndim != 0 or array.dtype.kind not in "iu":
@@ -109,12 +109,12 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     array([[3., 1.],
            [6., 4.]], dtype=float32)
     """
-    x = _input("gather", params)
-    idx = _integers("gather", "indices", indices, ("int16", "int32", "int64"))
+    x = one_tensor("gather", params)
+    idx = integer_array("gather", "indices", indices, ("int16", "int32", "int64"))
     shape = x.array.shape
     if not shape:
         raise ValueError("gather: params must have at least 1 dimension, got a scalar")
-    b = _number("gather", "batch_dims", batch_dims)
+    b = one_integer("gather", "batch_dims", batch_dims)
     b = b + idx.ndim if b < 0 else b
     if not 0 <= b <= idx.ndim:
         raise ValueError(f"gather: batch_dims={batch_dims} is out of range for indices of shape {idx.shape} "
@@ -149,13 +149,13 @@ def gather_nd(params, indices, batch_dims=0, name=None):
     >>> gather_nd([[1.0, 2.0], [3.0, 4.0]], [[1]]).numpy()  # K = 1: whole rows
     array([[3., 4.]], dtype=float32)
     """
-    x = _input("gather_nd", params)
-    idx = _integers("gather_nd", "indices", indices, ("int16", "int32", "int64"))
+    x = one_tensor("gather_nd", params)
+    idx = integer_array("gather_nd", "indices", indices, ("int16", "int32", "int64"))
     shape = x.array.shape
     if idx.ndim == 0:
         raise ValueError("gather_nd: indices must be at least a vector (its last dimension holds the index "
                          "vectors), got a scalar; write [[i]] to pick one slice")
-    b = _number("gather_nd", "batch_dims", batch_dims)
+    b = one_integer("gather_nd", "batch_dims", batch_dims)
     if not 0 <= b < idx.ndim:
         raise ValueError(f"gather_nd: batch_dims={batch_dims} must be at least 0 and less than the rank of indices "
                          f"({idx.ndim})")
@@ -205,14 +205,14 @@ def repeat(input, repeats, axis=None, name=None):
            [3, 4],
            [3, 4]], dtype=int32)
     """
-    x = _input("repeat", input)
+    x = one_tensor("repeat", input)
     if axis is None:
         x, axis = reshape(x, (-1,)), 0
     if x.array.ndim == 0:
         raise ValueError("repeat: a scalar has no axis to repeat along; leave axis out to repeat its value")
     axis = one_axis(axis, x.array.ndim, "repeat")
     n = x.array.shape[axis]
-    counts = _integers("repeat", "repeats", repeats, ("int32", "int64"))
+    counts = integer_array("repeat", "repeats", repeats, ("int32", "int64"))
     if counts.ndim > 1 or counts.size not in (1, n):
         raise ValueError(f"repeat: repeats must be one count or one count per slice ({n} along axis {axis}), got "
                          f"{counts.tolist()}")
@@ -232,7 +232,7 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     >>> boolean_mask([[1.0, 2.0], [3.0, 4.0]], [False, True]).numpy()
     array([[3., 4.]], dtype=float32)
     """
-    x = _input("boolean_mask", tensor)
+    x = one_tensor("boolean_mask", tensor)
     keep = convert_to_tensor(mask).array
     if keep.ndim == 0:
         raise ValueError("boolean_mask: mask cannot be a scalar; it needs the shape of the dimensions it selects from")
@@ -249,7 +249,7 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
 def _index_vectors(op_name, indices, shape, updates_shape):
     """The index vectors in the last dimension of ``indices``, checked against ``shape`` (the tensor scattered
     into) and ``updates_shape``, as the tuple of arrays NumPy indexes with."""
-    idx = _integers(op_name, "indices", indices, ("int16", "int32", "int64"))
+    idx = integer_array(op_name, "indices", indices, ("int16", "int32", "int64"))
     if idx.ndim == 0 or idx.shape[-1] > len(shape):
         raise ValueError(f"{op_name}: indices of shape {idx.shape} do not index into shape {shape}: its last "
                          f"dimension holds index vectors of at most {len(shape)} entries")
@@ -277,8 +277,8 @@ def scatter_nd(indices, updates, shape, name=None):
     >>> scatter_nd([[1], [3], [1]], [1.0, 2.0, 3.0], [5]).numpy()
     array([0., 4., 0., 2., 0.], dtype=float32)
     """
-    u = _input("scatter_nd", updates)
-    shape = tuple(int(d) for d in _integers("scatter_nd", "shape", shape, ("int16", "int32", "int64")).reshape(-1))
+    u = one_tensor("scatter_nd", updates)
+    shape = tuple(int(d) for d in integer_array("scatter_nd", "shape", shape, ("int16", "int32", "int64")).reshape(-1))
     index = _index_vectors("scatter_nd", indices, shape, u.array.shape)
     return apply(_scatter_add, (u,), {"index": index, "perm": None, "shape": shape})
 
@@ -335,9 +335,9 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
     >>> unsorted_segment_sum([1.0, 2.0, 3.0, 4.0], [1, 0, 1, -1], 3).numpy()
     array([2., 4., 0.], dtype=float32)
     """
-    x = _input("unsorted_segment_sum", data)
-    ids = _integers("unsorted_segment_sum", "segment_ids", segment_ids, ("int16", "int32", "int64"))
-    n = _number("unsorted_segment_sum", "num_segments", num_segments)
+    x = one_tensor("unsorted_segment_sum", data)
+    ids = integer_array("unsorted_segment_sum", "segment_ids", segment_ids, ("int16", "int32", "int64"))
+    n = one_integer("unsorted_segment_sum", "num_segments", num_segments)
     shape = x.array.shape
     if shape[:ids.ndim] != ids.shape:
         raise ValueError(f"unsorted_segment_sum: segment_ids of shape {ids.shape} must have the shape of data's "
@@ -362,8 +362,8 @@ def segment_sum(data, segment_ids, name=None):
     >>> segment_sum([1.0, 2.0, 3.0], [0, 0, 2]).numpy()
     array([3., 0., 3.], dtype=float32)
     """
-    x = _input("segment_sum", data)
-    ids = _integers("segment_sum", "segment_ids", segment_ids, ("int32", "int64"))
+    x = one_tensor("segment_sum", data)
+    ids = integer_array("segment_sum", "segment_ids", segment_ids, ("int32", "int64"))
     if ids.ndim != 1 or not x.array.ndim or ids.shape[0] != x.array.shape[0]:
         raise ValueError(f"segment_sum: segment_ids must be a vector with one id per row of data, got shape "
                          f"{ids.shape} for data of shape {x.array.shape}")
@@ -409,10 +409,10 @@ def slice(input_, begin, size, name=None):  # noqa: A001  (TensorFlow's name)
     array([[2., 3.],
            [5., 6.]], dtype=float32)
     """
-    x = _input("slice", input_)
+    x = one_tensor("slice", input_)
     shape = x.array.shape
-    begin = _integers("slice", "begin", begin, ("int32", "int64"))
-    size = _integers("slice", "size", size, ("int32", "int64"))
+    begin = integer_array("slice", "begin", begin, ("int32", "int64"))
+    size = integer_array("slice", "size", size, ("int32", "int64"))
     if begin.shape != (len(shape),) or size.shape != (len(shape),):
         raise ValueError(f"slice: begin and size need one entry per dimension of the input (shape {shape}), got "
                          f"{begin.tolist()} and {size.tolist()}")
@@ -436,7 +436,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     >>> [piece.numpy().tolist() for piece in split([[1.0, 2.0, 3.0, 4.0]], 2, axis=1)]
     [[[1.0, 2.0]], [[3.0, 4.0]]]
     """
-    x = _input("split", value)
+    x = one_tensor("split", value)
     shape = x.array.shape
     if not shape:
         raise ValueError("split: cannot split a scalar; the value needs at least one dimension")
@@ -456,7 +456,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
         sizes = [n // pieces] * pieces
     else:
         sizes = _split_sizes(num_or_size_splits, n, axis)
-    if num is not None and _number("split", "num", num) != len(sizes):
+    if num is not None and one_integer("split", "num", num) != len(sizes):
         raise ValueError(f"split: num={num} but num_or_size_splits gives {len(sizes)} pieces")
     begin, pieces = [0] * len(shape), []
     for s in sizes:
@@ -476,7 +476,7 @@ def _example_sizes(n, pieces):
 def _split_sizes(sizes, n, axis):
     if not isinstance(sizes, Tensor) and np.size(sizes) == 0:
         raise ValueError("split: num_or_size_splits is empty; give the number of pieces or at least one size")
-    sizes = _integers("split", "the sizes", sizes, ("int8", "int32", "int64"))
+    sizes = integer_array("split", "the sizes", sizes, ("int8", "int32", "int64"))
     if sizes.ndim != 1 or sizes.size == 0:
         raise ValueError(f"split: num_or_size_splits must be an integer or a non-empty list of sizes, got "
                          f"{sizes.tolist()}")
@@ -511,12 +511,12 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     >>> pad([1.0, 2.0, 3.0], [[2, 1]], mode="REFLECT").numpy()
     array([3., 2., 1., 2., 3., 2.], dtype=float32)
     """
-    x = _input("pad", tensor)
+    x = one_tensor("pad", tensor)
     shape = x.array.shape
     upper = str(mode).upper()
     if upper not in ("CONSTANT", "REFLECT", "SYMMETRIC"):
         raise ValueError(f'pad: mode must be "CONSTANT", "REFLECT" or "SYMMETRIC", got {mode!r}')
-    widths = _integers("pad", "paddings", paddings, ("int32", "int64"))
+    widths = integer_array("pad", "paddings", paddings, ("int32", "int64"))
     if widths.shape != (len(shape), 2):
         raise ValueError(f"pad: paddings must have one pair [before, after] per dimension of the tensor (shape "
                          f"{shape}), got {widths.tolist()}")
@@ -560,11 +560,11 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
            [0., 0., 1.],
            [0., 0., 0.]], dtype=float32)
     """
-    idx = _integers("one_hot", "indices", indices, ("uint8", "int8", "int32", "int64"))
-    depth = _number("one_hot", "depth", depth)
+    idx = integer_array("one_hot", "indices", indices, ("uint8", "int8", "int32", "int64"))
+    depth = one_integer("one_hot", "depth", depth)
     if depth < 0:
         raise ValueError(f"one_hot: depth must not be negative, got {depth}")
-    axis = -1 if axis is None else _number("one_hot", "axis", axis)
+    axis = -1 if axis is None else one_integer("one_hot", "axis", axis)
     if not (axis == -1 or 0 <= axis <= idx.ndim):
         raise ValueError(f"one_hot: axis must be -1 or between 0 and {idx.ndim} (the rank of indices), got {axis}")
     on, off, dtype = _on_off(on_value, off_value, dtype)

@@ -15,7 +15,8 @@ from ..random import uniform
 from ..tensor import Tensor, Variable, convert_to_tensor
 from .elementwise import abs, cast, erfc, exp, maximum, pow, reciprocal, sigmoid, sqrt, tanh, where  # noqa: A004
 from .indexing import gather, one_hot
-from .reductions import _axes, clip_by_norm, reduce_mean, reduce_sum
+from .norms import clip_by_norm
+from .reductions import reduce_mean, reduce_sum, reduced_axes
 from .shapes import concat, expand_dims, one_axis, squeeze
 
 
@@ -316,7 +317,7 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
         axis = dim
     (x,) = convert_inputs("l2_normalize", x)
     check_dtype("l2_normalize", x, FLOATING)
-    square_sum = reduce_sum(x * x, _axes(axis, x.array.ndim, "l2_normalize"), keepdims=True)
+    square_sum = reduce_sum(x * x, reduced_axes(axis, x.array.ndim, "l2_normalize"), keepdims=True)
     return x * reciprocal(sqrt(maximum(square_sum, epsilon)))
 
 
@@ -335,7 +336,7 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
     (2.5, 1.25)
     """
     (x,) = convert_inputs("moments", x)
-    axes = _axes(axes, x.array.ndim, "moments")
+    axes = reduced_axes(axes, x.array.ndim, "moments")
     y = cast(x, "float32") if x.dtype.name == "float16" else x
     mean = reduce_mean(y, axes, keepdims=True)
     deviations = y - mean
