@@ -34,7 +34,8 @@ import numpy as np
 from ..dtypes import as_dtype
 from ..primitive import Primitive, apply, convert_inputs
 from ..tensor import Tensor, convert_to_tensor
-from .shapes import broadcast_to, one_axis, reshape
+from .norms import clip_by_norm
+from .shapes import broadcast_to, concat, one_axis, reshape
 
 
 def one_tensor(op_name, x):
@@ -591,6 +592,44 @@ def _on_off(on_value, off_value, dtype):
     on = given["on_value"].array if "on_value" in given else convert_to_tensor(1, dtype=wanted).array
     off = given["off_value"].array if "off_value" in given else convert_to_tensor(0, dtype=wanted).array
     return on, off, wanted.as_numpy_dtype
+
+
+# -- embedding_lookup -------------------------------------------------------------------------------------
+def embedding_lookup(params, ids, max_norm=None, name=None):
+    """The rows of ``params`` at ``ids``: ``gather(params, ids)``, the embedding of each id.
+
+    A Python list ``params`` is a list of shards, as in TensorFlow's "div"
+    strategy: shard ``p`` holds the next block of consecutive ids, the first
+    shards one row more when the rows do not divide evenly. With ``max_norm``,
+    each embedding longer than ``max_norm`` is scaled down to that length.
+    The gradient of ``params`` is a dense tensor here (TensorFlow gives
+    ``IndexedSlices``, which ``convert_to_tensor`` makes dense).
+
+    >>> table = convert_to_tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    >>> embedding_lookup(table, [2, 0]).numpy()
+    array([[5., 6.],
+           [1., 2.]], dtype=float32)
+    """
+    if isinstance(params, list):
+        if not params:
+            raise ValueError("embedding_lookup: params is an empty list; give a tensor, or a list of shards")
+        shards = convert_inputs("embedding_lookup", *params)
+        if len(shards) > 1:
+            _check_div_shards([s.array.shape[0] if s.array.ndim else 0 for s in shards])
+        params = concat(list(shards), 0) if len(shards) > 1 else shards[0]
+    looked_up = gather(params, ids)
+    if max_norm is None:
+        return looked_up
+    embedding_axes = list(range(np.ndim(convert_to_tensor(ids).array), looked_up.array.ndim))
+    return clip_by_norm(looked_up, max_norm, axes=embedding_axes)
+
+
+def _check_div_shards(rows):
+    total, n = sum(rows), len(rows)
+    expected = [total // n + (1 if p < total % n else 0) for p in range(n)]
+    if rows != expected:
+        raise ValueError(f"embedding_lookup: shards of {rows} rows are not TensorFlow's 'div' partition of {total} "
+                         f"ids into {n} shards, which is {expected}; concatenate them and look up in one tensor")
 
 
 __all__ = ["gather", "gather_nd", "slice", "split", "pad", "one_hot", "repeat", "boolean_mask", "scatter_nd",
