@@ -32,7 +32,7 @@ from .creation import *  # noqa: F403
 from .elementwise import *  # noqa: F403
 from .indexing import *  # noqa: F403
 from .contractions import *  # noqa: F403
-from .losses import *  # noqa: F403
+from .cross_entropy import *  # noqa: F403
 from .norms import *  # noqa: F403
 from .products import *  # noqa: F403
 from .reductions import *  # noqa: F403
@@ -53,21 +53,21 @@ from .decompositions import (cholesky_solve, eigh, eigvalsh, lstsq, pinv, qr, sv
                              triangular_solve)
 from .convolution import (avg_pool, avg_pool1d, avg_pool2d, conv1d, conv2d, conv2d_transpose,  # noqa: F401
                           convolution, max_pool, max_pool1d, max_pool2d)
-from .activations import elu, gelu, leaky_relu, relu6, selu, silu, softsign, swish  # noqa: F401
-from .losses import sparse_softmax_cross_entropy_with_logits  # noqa: F401
+from .activation_functions import elu, gelu, leaky_relu, relu6, selu, silu, softsign, swish  # noqa: F401
+from .cross_entropy import sparse_softmax_cross_entropy_with_logits  # noqa: F401
 from .normalization import batch_normalization, dropout, l2_normalize, moments  # noqa: F401
 from .indexing import embedding_lookup  # noqa: F401
 from .reductions import reduce_std, reduce_variance  # noqa: F401
 from .sorting import top_k  # noqa: F401
 
-from . import (activations, casting, contractions, creation, decompositions, diagonals, elementwise, indexing,
-               inverses, losses, normalization, norms, products, reductions, shapes, sorting)
+from . import (activation_functions, casting, contractions, creation, cross_entropy, decompositions, diagonals,
+               elementwise, indexing, inverses, normalization, norms, products, reductions, shapes, sorting)
 from ..primitive import convert_inputs
 from ..tensor import Tensor, Variable, packing
 
-__all__ = list(dict.fromkeys(name for module in (activations, casting, contractions, creation, decompositions,
-                                                  diagonals, elementwise, indexing, inverses, losses, normalization,
-                                                  norms, products, reductions, shapes, sorting)
+__all__ = list(dict.fromkeys(name for module in (activation_functions, casting, contractions, creation, cross_entropy,
+                                                  decompositions, diagonals, elementwise, indexing, inverses,
+                                                  normalization, norms, products, reductions, shapes, sorting)
                               for name in module.__all__))
 
 
