@@ -34,8 +34,10 @@ from .indexing import *  # noqa: F403
 from .contractions import *  # noqa: F403
 from .cross_entropy import *  # noqa: F403
 from .norms import *  # noqa: F403
+from .padding import *  # noqa: F403
 from .products import *  # noqa: F403
 from .reductions import *  # noqa: F403
+from .scatter import *  # noqa: F403
 from .shapes import *  # noqa: F403
 from .sorting import *  # noqa: F403
 
@@ -43,7 +45,7 @@ from .sorting import *  # noqa: F403
 # at the top level: mt.trace is the module of evaluation traces, mt.linalg.trace the sum of a diagonal.
 from .elementwise import (ceil, digamma, erf, erfc, expm1, is_finite, is_inf, is_nan, lgamma,  # noqa: F401
                           log_sigmoid, xlogy)
-from .indexing import segment_sum, unsorted_segment_sum  # noqa: F401
+from .scatter import segment_sum, unsorted_segment_sum  # noqa: F401
 from .inverses import cholesky, det, inv, logdet, slogdet, solve  # noqa: F401
 from .diagonals import (adjoint, band_part, diag, diag_part, set_diag, tensor_diag, tensor_diag_part,  # noqa: F401
                         trace)
@@ -61,13 +63,15 @@ from .reductions import reduce_std, reduce_variance  # noqa: F401
 from .sorting import top_k  # noqa: F401
 
 from . import (activation_functions, casting, contractions, creation, cross_entropy, decompositions, diagonals,
-               elementwise, indexing, inverses, normalization, norms, products, reductions, shapes, sorting)
+               elementwise, indexing, inverses, normalization, norms, padding, products, reductions, scatter, shapes,
+               sorting)
 from ..primitive import convert_inputs
 from ..tensor import Tensor, Variable, packing
 
 __all__ = list(dict.fromkeys(name for module in (activation_functions, casting, contractions, creation, cross_entropy,
                                                   decompositions, diagonals, elementwise, indexing, inverses,
-                                                  normalization, norms, products, reductions, shapes, sorting)
+                                                  normalization, norms, padding, products, reductions, scatter,
+                                                  shapes, sorting)
                               for name in module.__all__))
 
 
