@@ -53,8 +53,8 @@ from .products import cross, matvec  # noqa: F401
 from .norms import global_norm, normalize, reduce_euclidean_norm  # noqa: F401
 from .decompositions import (cholesky_solve, eigh, eigvalsh, lstsq, pinv, qr, svd,  # noqa: F401
                              triangular_solve)
-from .convolution import (avg_pool, avg_pool1d, avg_pool2d, conv1d, conv2d, conv2d_transpose,  # noqa: F401
-                          convolution, max_pool, max_pool1d, max_pool2d)
+from .convolution import conv1d, conv2d, conv2d_transpose, convolution  # noqa: F401
+from .pooling import avg_pool, avg_pool1d, avg_pool2d, max_pool, max_pool1d, max_pool2d  # noqa: F401
 from .activation_functions import elu, gelu, leaky_relu, relu6, selu, silu, softsign, swish  # noqa: F401
 from .cross_entropy import sparse_softmax_cross_entropy_with_logits  # noqa: F401
 from .normalization import batch_normalization, dropout, l2_normalize, moments  # noqa: F401
@@ -63,15 +63,15 @@ from .reductions import reduce_std, reduce_variance  # noqa: F401
 from .sorting import top_k  # noqa: F401
 
 from . import (activation_functions, casting, contractions, creation, cross_entropy, decompositions, diagonals,
-               elementwise, indexing, inverses, normalization, norms, padding, products, reductions, scatter, shapes,
-               sorting)
+               elementwise, indexing, inverses, normalization, norms, padding, pooling, products, reductions, scatter,
+               shapes, sorting)
 from ..primitive import convert_inputs
 from ..tensor import Tensor, Variable, packing
 
 __all__ = list(dict.fromkeys(name for module in (activation_functions, casting, contractions, creation, cross_entropy,
                                                   decompositions, diagonals, elementwise, indexing, inverses,
-                                                  normalization, norms, padding, products, reductions, scatter,
-                                                  shapes, sorting)
+                                                  normalization, norms, padding, pooling, products, reductions,
+                                                  scatter, shapes, sorting)
                               for name in module.__all__))
 
 
