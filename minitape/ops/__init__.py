@@ -51,8 +51,8 @@ from .diagonals import (adjoint, band_part, diag, diag_part, set_diag, tensor_di
                         trace)
 from .products import cross, matvec  # noqa: F401
 from .norms import global_norm, normalize, reduce_euclidean_norm  # noqa: F401
-from .decompositions import (cholesky_solve, eigh, eigvalsh, lstsq, pinv, qr, svd,  # noqa: F401
-                             triangular_solve)
+from .decompositions import eigh, eigvalsh, svd  # noqa: F401
+from .solvers import cholesky_solve, lstsq, pinv, qr, triangular_solve  # noqa: F401
 from .convolution import conv1d, conv2d, conv2d_transpose, convolution  # noqa: F401
 from .pooling import avg_pool, avg_pool1d, avg_pool2d, max_pool, max_pool1d, max_pool2d  # noqa: F401
 from .activation_functions import elu, gelu, leaky_relu, relu6, selu, silu, softsign, swish  # noqa: F401
@@ -64,14 +64,14 @@ from .sorting import top_k  # noqa: F401
 
 from . import (activation_functions, casting, contractions, creation, cross_entropy, decompositions, diagonals,
                elementwise, indexing, inverses, normalization, norms, padding, pooling, products, reductions, scatter,
-               shapes, sorting)
+               shapes, solvers, sorting)
 from ..primitive import convert_inputs
 from ..tensor import Tensor, Variable, packing
 
 __all__ = list(dict.fromkeys(name for module in (activation_functions, casting, contractions, creation, cross_entropy,
                                                   decompositions, diagonals, elementwise, indexing, inverses,
                                                   normalization, norms, padding, pooling, products, reductions,
-                                                  scatter, shapes, sorting)
+                                                  scatter, shapes, solvers, sorting)
                               for name in module.__all__))
 
 
