@@ -28,6 +28,7 @@ tensors into one (``convert_to_tensor([x, 2 * x])`` is ``stack``).
 
 import numpy as np
 
+from .comparisons import *  # noqa: F403
 from .creation import *  # noqa: F403
 from .elementwise import *  # noqa: F403
 from .indexing import *  # noqa: F403
@@ -40,11 +41,12 @@ from .reductions import *  # noqa: F403
 from .scatter import *  # noqa: F403
 from .shapes import *  # noqa: F403
 from .sorting import *  # noqa: F403
+from .transcendental import *  # noqa: F403
 
 # Ops that TensorFlow has only under tf.math, tf.linalg or tf.nn are in mt.ops (and mt.math, mt.linalg, mt.nn), not
 # at the top level: mt.trace is the module of evaluation traces, mt.linalg.trace the sum of a diagonal.
-from .elementwise import (ceil, digamma, erf, erfc, expm1, is_finite, is_inf, is_nan, lgamma,  # noqa: F401
-                          log_sigmoid, xlogy)
+from .comparisons import ceil, is_finite, is_inf, is_nan  # noqa: F401
+from .transcendental import digamma, erf, erfc, expm1, lgamma, log_sigmoid, xlogy  # noqa: F401
 from .scatter import segment_sum, unsorted_segment_sum  # noqa: F401
 from .inverses import cholesky, det, inv, logdet, slogdet, solve  # noqa: F401
 from .diagonals import (adjoint, band_part, diag, diag_part, set_diag, tensor_diag, tensor_diag_part,  # noqa: F401
@@ -62,16 +64,16 @@ from .indexing import embedding_lookup  # noqa: F401
 from .reductions import reduce_std, reduce_variance  # noqa: F401
 from .sorting import top_k  # noqa: F401
 
-from . import (activation_functions, casting, contractions, creation, cross_entropy, decompositions, diagonals,
-               elementwise, indexing, inverses, normalization, norms, padding, pooling, products, reductions, scatter,
-               shapes, solvers, sorting)
+from . import (activation_functions, casting, comparisons, contractions, creation, cross_entropy, decompositions,
+               diagonals, elementwise, indexing, inverses, normalization, norms, padding, pooling, products, reductions,
+               scatter, shapes, solvers, sorting, transcendental)
 from ..primitive import convert_inputs
 from ..tensor import Tensor, Variable, packing
 
-__all__ = list(dict.fromkeys(name for module in (activation_functions, casting, contractions, creation, cross_entropy,
-                                                  decompositions, diagonals, elementwise, indexing, inverses,
-                                                  normalization, norms, padding, pooling, products, reductions,
-                                                  scatter, shapes, solvers, sorting)
+__all__ = list(dict.fromkeys(name for module in (activation_functions, casting, comparisons, contractions, creation,
+                                                  cross_entropy, decompositions, diagonals, elementwise, indexing,
+                                                  inverses, normalization, norms, padding, pooling, products,
+                                                  reductions, scatter, shapes, solvers, sorting, transcendental)
                               for name in module.__all__))
 
 
@@ -85,8 +87,8 @@ def _reflected(op):
 
 for _name, _op in [("add", elementwise.add), ("sub", elementwise.subtract), ("mul", elementwise.multiply),
                    ("truediv", elementwise.divide), ("floordiv", elementwise.floordiv), ("mod", elementwise.floormod),
-                   ("pow", elementwise.pow), ("matmul", products.matmul), ("and", elementwise.bitwise_and),
-                   ("or", elementwise.bitwise_or), ("xor", elementwise.bitwise_xor)]:
+                   ("pow", elementwise.pow), ("matmul", products.matmul), ("and", comparisons.bitwise_and),
+                   ("or", comparisons.bitwise_or), ("xor", comparisons.bitwise_xor)]:
     setattr(Tensor, f"__{_name}__", _op)
     setattr(Tensor, f"__r{_name}__", _reflected(_op))
 
@@ -108,11 +110,11 @@ def _comparison(op, if_none, if_shapes_differ):
 
 
 # Comparisons give boolean tensors; they have no gradient.
-Tensor.__eq__ = _comparison(elementwise.equal, False, False)
-Tensor.__ne__ = _comparison(elementwise.not_equal, True, True)
-Tensor.__lt__, Tensor.__le__ = elementwise.less, elementwise.less_equal
-Tensor.__gt__, Tensor.__ge__ = elementwise.greater, elementwise.greater_equal
-Tensor.__neg__, Tensor.__abs__, Tensor.__invert__ = elementwise.negative, elementwise.abs, elementwise.invert
+Tensor.__eq__ = _comparison(comparisons.equal, False, False)
+Tensor.__ne__ = _comparison(comparisons.not_equal, True, True)
+Tensor.__lt__, Tensor.__le__ = comparisons.less, comparisons.less_equal
+Tensor.__gt__, Tensor.__ge__ = comparisons.greater, comparisons.greater_equal
+Tensor.__neg__, Tensor.__abs__, Tensor.__invert__ = elementwise.negative, elementwise.abs, comparisons.invert
 Tensor.__getitem__ = shapes.getitem
 Variable.__getitem__ = shapes.getitem_of_variable  # v[1:3] can also be assigned: v[1:3].assign(...)
 Variable.value = Variable.read_value = shapes.read_value

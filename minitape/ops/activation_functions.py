@@ -10,7 +10,8 @@ import numpy as np
 
 from ..dtypes import NUMBERS
 from ..primitive import Primitive, apply, check_dtype, convert_inputs
-from .elementwise import abs, cast, erfc, pow, reciprocal, sigmoid, tanh, where  # noqa: A004
+from .elementwise import abs, cast, pow, reciprocal, where  # noqa: A004
+from .transcendental import erfc, sigmoid, tanh
 
 
 # -- activations: elu and swish -------------------------------------------------------------------------

@@ -11,10 +11,11 @@ import numpy as np
 from ..dtypes import FLOATING
 from ..primitive import Primitive, apply, check_dtype, convert_inputs
 from ..tensor import Tensor, convert_to_tensor
-from .elementwise import cast, exp, sigmoid
+from .elementwise import cast, exp
 from .indexing import one_hot
 from .reductions import reduce_sum
 from .shapes import expand_dims, one_axis
+from .transcendental import sigmoid
 
 
 def _log_softmax(x, axis):

@@ -13,8 +13,8 @@ from ..dtypes import NUMBERS
 from ..primitive import Primitive, apply, check_dtype, convert_inputs
 from ..tensor import Tensor
 from .creation import zeros_like
-from .elementwise import _BOOL as BOOL
-from .elementwise import cast, divide_no_nan, equal, exp, sqrt, where
+from .comparisons import BOOL, equal
+from .elementwise import cast, divide_no_nan, exp, sqrt, where
 from .shapes import broadcast_to, expand_dims, integer_axes, one_axis, reshape, transpose
 
 
