@@ -4,11 +4,13 @@ matrix ops share.
 Every op works on a matrix or a batch of matrices (leading dimensions), and
 every rule below is written for one matrix: ``ᵀ`` swaps the last two
 dimensions, so the same code serves a batch. Each rule follows from the op's
-differential, the way a change ``dA`` of the input moves the output:
+differential, the way a change ``dA`` of the input moves the output (matmul's
+rule, the first row, is in :mod:`.products`; the others are in this module):
 
 ====================  ===================================  ===========================================
 op                    differential                         gradient (VJP), from the differential
 ====================  ===================================  ===========================================
+``C = A B``           ``dC = dA B + A dB``                 ``Ā = C̄ Bᵀ``, ``B̄ = Aᵀ C̄``
 ``Y = A⁻¹``           ``dY = −Y dA Y``                     ``Ā = −Yᵀ Ȳ Yᵀ``
 ``X = A⁻¹ B``         ``dX = A⁻¹ (dB − dA X)``             ``B̄ = A⁻ᵀ X̄``, ``Ā = −B̄ Xᵀ``
 ``d = det A``         ``dd = d · tr(A⁻¹ dA)``              ``Ā = d̄ · d · A⁻ᵀ``

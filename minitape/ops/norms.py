@@ -221,7 +221,7 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
 
 
 def normalize(tensor, ord="euclidean", axis=None, name=None):
-    """``tensor`` divided by its :func:`~minitape.ops.reductions.norm` (over ``axis``), and that norm:
+    """``tensor`` divided by its :func:`norm` (over ``axis``), and that norm:
     ``(normalized, norm)``, the norm with its reduced dimensions kept (size 1).
 
     >>> normalized, n = normalize([[3.0, 4.0]], axis=1)

@@ -12,9 +12,10 @@ import numpy as np
 
 from ..dtypes import FLOATING
 from ..primitive import Primitive, apply
+from . import elementwise
 from .casting import cast
 from .comparisons import not_equal
-from .elementwise import binary, checked_input, exp, reciprocal, sqrt, square, unary, where
+from .elementwise import DECLARED, binary, checked_input, exp, reciprocal, sqrt, square, unary, where
 
 
 # -- trigonometric functions, tanh and sigmoid ------------------------------------------------------------
@@ -188,9 +189,11 @@ xlogy = binary("xlogy", _xlogy, (lambda s, z, x, y: s * xlogy(cast(not_equal(x, 
                "    array([0., 0.], dtype=float32)", dtypes=FLOATING)
 
 
-# expm1, log_sigmoid, erf, erfc, lgamma, digamma and xlogy are tf.math's only, not at TensorFlow's top level
-__all__ = ["sin", "cos", "tan", "atan", "tanh", "sigmoid", "softplus", "sinh", "cosh", "asin", "acos", "asinh",
-           "acosh", "atanh", "atan2"]
+# The ops declared in this module (DECLARED holds elementwise.py's too, which its __all__ lists).
+_declared_here = [name for name in DECLARED if name not in elementwise.__all__]
+# Ops TensorFlow has under tf.math only, not at its top level (tf.math.erf, but no tf.erf); digamma too.
+TF_MATH_ONLY = ("expm1", "log_sigmoid", "erf", "erfc", "lgamma", "xlogy")
+__all__ = [name for name in _declared_here if name not in TF_MATH_ONLY]
 # The examples in the declared ops' docstrings: unary and binary make the ops in elementwise.py, so doctest, which
 # looks in the functions a module defines, would not find them here.
-__test__ = {name: globals()[name] for name in [*__all__, "expm1", "log_sigmoid", "erf", "erfc", "lgamma", "xlogy"]}
+__test__ = {name: DECLARED[name] for name in _declared_here}
