@@ -331,6 +331,4 @@ def _check_div_shards(rows):
                          f"ids into {n} shards, which is {expected}; concatenate them and look up in one tensor")
 
 
-
-
 __all__ = ["gather", "gather_nd", "one_hot", "repeat", "boolean_mask"]  # embedding_lookup is tf.nn's only
