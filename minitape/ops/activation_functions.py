@@ -1,8 +1,8 @@
 """Activations beyond relu, sigmoid and tanh (which are elementwise ops): elu, swish (silu), relu6, leaky_relu,
 selu, softsign and gelu.
 
-Each is a primitive whose derivative rule is written beside it, except gelu, written with the ops it is
-made of, as TensorFlow writes it.
+Each is a primitive whose derivative rule is written beside it, except swish and gelu, written with the
+ops they are made of, as TensorFlow writes them.
 """
 
 

@@ -1,5 +1,5 @@
-"""Decompositions: eigh (and eigvalsh), svd and qr. The solvers built on them (triangular_solve,
-cholesky_solve, pinv, lstsq) are in :mod:`.solvers`.
+"""Decompositions: eigh (and eigvalsh) and svd. QR, whose rules are triangular solves, is in
+:mod:`.solvers`, with the solvers built on the decompositions (cholesky_solve, pinv, lstsq).
 
 A decomposition has several outputs (``eigh`` gives eigenvalues and
 eigenvectors); each output is its own primitive of the same input matrix, so

@@ -3,7 +3,6 @@ its activations. Each is written with the ops it is made of, so its derivatives 
 
 import numbers
 
-
 from ..dtypes import FLOATING
 from ..primitive import check_dtype, convert_inputs
 from ..random import uniform

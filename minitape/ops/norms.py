@@ -1,7 +1,6 @@
 """Norms: vector and matrix norms (the spectral norm with its second derivative), the Euclidean norm of a
 reduction, the global norm of a list of tensors, and clipping and normalizing by them."""
 
-
 import numpy as np
 
 from ..dtypes import FLOATING
