@@ -74,14 +74,14 @@ def _put(g, index, perm, shape):
 def _picker(name):
     """A primitive that reads ``x[index]`` (then permutes the axes by ``perm``), with ``scatter_add`` as its VJP."""
     return Primitive(name, _pick, keeps="nothing", jvp="linear",
-                     vjp=[lambda g, ans, x, **attrs: apply(SCATTER_ADD, (g,), attrs)])
+                     vjp=[lambda g, ans, x, **attrs: apply(scatter_add_prim, (g,), attrs)])
 
 
 # The gather and its transpose, scatter_add, which scatter.py applies too.
-GATHER = _picker("gather")
-GATHER_ND = _picker("gather_nd")
-SCATTER_ADD = Primitive("scatter_add", _put, keeps="nothing", jvp="linear",
-                        vjp=[lambda g, ans, x, **attrs: apply(GATHER, (g,), attrs)])
+gather_prim = _picker("gather")
+gather_nd_prim = _picker("gather_nd")
+scatter_add_prim = Primitive("scatter_add", _put, keeps="nothing", jvp="linear",
+                             vjp=[lambda g, ans, x, **attrs: apply(gather_prim, (g,), attrs)])
 
 
 def _batch_ranges(shape, batch_dims, ndim):
@@ -135,7 +135,7 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
         n_idx, n_mid = idx.ndim, a - b
         perm = (tuple(range(b)) + tuple(range(n_idx, n_idx + n_mid)) + tuple(range(b, n_idx))
                 + tuple(range(n_idx + n_mid, n_idx + len(shape) - b - 1)))
-    return apply(GATHER, (x,), {"index": index, "perm": perm, "shape": shape})
+    return apply(gather_prim, (x,), {"index": index, "perm": perm, "shape": shape})
 
 
 def gather_nd(params, indices, batch_dims=0, name=None):
@@ -176,7 +176,7 @@ def gather_nd(params, indices, batch_dims=0, name=None):
     # the batch ranges are broadcast to the full shape of the index vectors, for K = 0 where no index does that
     ranges = tuple(np.broadcast_to(r, idx.shape[:-1]) for r in _batch_ranges(shape, b, idx.ndim - 1))
     index = ranges + tuple(idx[..., j] for j in range(k))
-    return apply(GATHER_ND, (x,), {"index": index, "perm": None, "shape": shape})
+    return apply(gather_nd_prim, (x,), {"index": index, "perm": None, "shape": shape})
 
 
 def take_along_axis(x, indices, axis):
@@ -192,7 +192,7 @@ def take_along_axis(x, indices, axis):
     index = tuple(indices if d == axis else
                   np.arange(indices.shape[d]).reshape((1,) * d + (-1,) + (1,) * (len(shape) - d - 1))
                   for d in range(len(shape)))
-    return apply(GATHER, (x,), {"index": index, "perm": None, "shape": shape})
+    return apply(gather_prim, (x,), {"index": index, "perm": None, "shape": shape})
 
 
 def repeat(input, repeats, axis=None, name=None):

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..primitive import Primitive, apply, convert_inputs
 from ..tensor import Tensor
-from .indexing import GATHER, GATHER_ND, SCATTER_ADD, integer_array, one_integer, one_tensor
+from .indexing import gather_nd_prim, gather_prim, integer_array, one_integer, one_tensor, scatter_add_prim
 
 
 # -- scatter: the transposes of gather_nd, as ops of their own ------------------------------------------
@@ -51,7 +51,7 @@ def scatter_nd(indices, updates, shape, name=None):
     u = one_tensor("scatter_nd", updates)
     shape = tuple(int(d) for d in integer_array("scatter_nd", "shape", shape, ("int16", "int32", "int64")).reshape(-1))
     index = _index_vectors("scatter_nd", indices, shape, u.array.shape)
-    return apply(SCATTER_ADD, (u,), {"index": index, "perm": None, "shape": shape})
+    return apply(scatter_add_prim, (u,), {"index": index, "perm": None, "shape": shape})
 
 
 def tensor_scatter_nd_add(tensor, indices, updates, name=None):
@@ -62,7 +62,7 @@ def tensor_scatter_nd_add(tensor, indices, updates, name=None):
     """
     x, u = convert_inputs("tensor_scatter_nd_add", tensor, updates)
     index = _index_vectors("tensor_scatter_nd_add", indices, x.array.shape, u.array.shape)
-    return x + apply(SCATTER_ADD, (u,), {"index": index, "perm": None, "shape": x.array.shape})
+    return x + apply(scatter_add_prim, (u,), {"index": index, "perm": None, "shape": x.array.shape})
 
 
 def _replaced(x, u, index):
@@ -78,7 +78,8 @@ _tensor_scatter_nd_update = Primitive(
     "tensor_scatter_nd_update", _replaced, keeps="nothing", jvp="linear",
     vjp=[lambda g, ans, x, u, index: apply(_tensor_scatter_nd_update, (g, Tensor(np.zeros_like(g.array[index]))),
                                            {"index": index}),
-         lambda g, ans, x, u, index: apply(GATHER_ND, (g,), {"index": index, "perm": None, "shape": g.array.shape})])
+         lambda g, ans, x, u, index: apply(gather_nd_prim, (g,), {"index": index, "perm": None,
+                                                                  "shape": g.array.shape})])
 
 
 def tensor_scatter_nd_update(tensor, indices, updates, name=None):
@@ -118,9 +119,9 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
                          f"num_segments larger than every id")
     kept = ids >= 0
     if not kept.all():  # the slices of negative ids take no part: read the others first
-        x = apply(GATHER, (x,), {"index": np.nonzero(kept), "perm": None, "shape": shape})
+        x = apply(gather_prim, (x,), {"index": np.nonzero(kept), "perm": None, "shape": shape})
         ids = ids[kept]
-    return apply(SCATTER_ADD, (x,), {"index": (ids,), "perm": None, "shape": (n,) + shape[kept.ndim:]})
+    return apply(scatter_add_prim, (x,), {"index": (ids,), "perm": None, "shape": (n,) + shape[kept.ndim:]})
 
 
 def segment_sum(data, segment_ids, name=None):
