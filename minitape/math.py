@@ -1,7 +1,8 @@
 """``mt.math``: the elementwise and reduction ops, under TensorFlow's ``tf.math`` names.
 
-Every op declared in ``ops/elementwise.py`` is here (``mt.math.atan``), except ``relu``, which is ``mt.nn``'s.
-``softsign`` and ``l2_normalize`` are in both, as in TensorFlow.
+Every elementwise op declared with ``unary`` or ``binary`` (in ``ops/elementwise.py``,
+``ops/transcendental.py`` and ``ops/comparisons.py``) is here (``mt.math.atan``), except ``relu``, which
+is ``mt.nn``'s. ``softsign`` and ``l2_normalize`` are in both, as in TensorFlow.
 """
 
 from .ops import (abs, acos, acosh, add, add_n, argmax, argmin, asin, asinh, atan, atan2, atanh,  # noqa: F401

@@ -131,3 +131,10 @@ def _has(module):
     except ImportError:
         return False
     return True
+
+
+def test_no_two_modules_share_a_name():
+    """A module's name says which one it is: ``ops/linalg.py`` beside ``linalg.py`` (``mt.linalg``), or
+    ``ops/losses.py`` beside ``keras/losses.py``, would leave a reader asking which one is meant."""
+    stems = [path.stem for path in MODULES.values() if path.stem != "__init__"]
+    assert sorted({stem for stem in stems if stems.count(stem) > 1}) == []

@@ -11,7 +11,7 @@ logits, which is exact where the probabilities round to 0 or 1 (see
 
 import weakref
 
-from ..ops import nn, relu as _relu, sigmoid as _sigmoid, tanh as _tanh
+from ..ops import gelu as _gelu, relu as _relu, sigmoid as _sigmoid, softmax as _softmax, tanh as _tanh
 from ..tensor import convert_to_tensor
 from .namespace import missing_names
 
@@ -52,7 +52,7 @@ def softmax(x, axis=-1):
     array([[0.5, 0.5]], dtype=float32)
     """
     x = convert_to_tensor(x)
-    return _remember_logits(nn.softmax(x, axis=axis), x)
+    return _remember_logits(_softmax(x, axis=axis), x)
 
 
 def tanh(x):
@@ -63,7 +63,7 @@ def tanh(x):
 def gelu(x, approximate=False):
     """``x`` times the chance that a standard normal is below ``x`` (Hendrycks and Gimpel 2016); ``approximate``
     uses the tanh formula instead of erf."""
-    return nn.gelu(x, approximate=approximate)
+    return _gelu(x, approximate=approximate)
 
 
 def linear(x):

@@ -1,4 +1,4 @@
-"""Convolutions and pooling over the spatial axes of channels-last tensors: ``(batch, width, channels)`` for 1-D,
+"""Convolutions over the spatial axes of channels-last tensors: ``(batch, width, channels)`` for 1-D,
 ``(batch, height, width, channels)`` for 2-D. Channels-first data (``data_format="NCHW"``) is transposed to
 channels-last, computed, and transposed back.
 
@@ -24,13 +24,10 @@ The output is bilinear in input and filters, and so are both gradients:
 These three ops (``conv``, ``conv_transpose``, ``conv_filter_gradient``)
 are each other's derivatives, which is why every order of derivative works.
 
-Pooling is built from ops that exist: a max pool gathers the first largest
-element of each window (so its gradient goes to that element, as
-TensorFlow's does), an average pool is a convolution of each channel with a
-window of ones, divided by how many input elements each window covers.
+The windows and TensorFlow's arguments (strides, dilations, padding, data
+formats) are read here for pooling too (:mod:`.pooling`).
 """
 
-import math
 
 import numpy as np
 
@@ -38,19 +35,17 @@ from ..dtypes import FLOATING
 from ..primitive import Primitive, apply
 from .arguments import check_dtype, convert_inputs
 from ..tensor import Tensor
-from .indexing import gather
 from .shapes import concat, reshape, transpose
 
 _CONV_DTYPES = FLOATING | {np.dtype(np.int32)}  # TensorFlow's Conv2D kernel's list
-_MAX_POOL_DTYPES = FLOATING | {np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16)}
 
 
 # -- the NumPy forwards -----------------------------------------------------------------------------------------
-def _windows(x, taps, steps, dilations):
+def sliding_windows(x, taps, steps, dilations):
     """Every window of ``x`` (batch, spatial..., channels) as a view: ``taps`` elements ``dilations`` apart along
     each spatial axis, a window every ``steps``. Shape: (batch, window positions..., channels, taps...).
 
-    >>> _windows(np.arange(5).reshape(1, 5, 1), taps=[2], steps=[2], dilations=[1])[0, :, 0]
+    >>> sliding_windows(np.arange(5).reshape(1, 5, 1), taps=[2], steps=[2], dilations=[1])[0, :, 0]
     array([[0, 1],
            [2, 3]])
     """
@@ -65,14 +60,14 @@ def _windows(x, taps, steps, dilations):
     return view[(slice(None), *every, slice(None), *inside)]
 
 
-def _pad(x, pads):
+def pad_spatial(x, pads):
     """``x`` with zeros before and after each spatial axis, ``pads`` being one (before, after) pair per axis."""
     return np.pad(x, [(0, 0), *pads, (0, 0)])
 
 
 def _correlate(x, w, strides, dilations, pads):
     d = w.ndim - 2
-    windows = _windows(_pad(x, pads), w.shape[:d], strides, dilations)
+    windows = sliding_windows(pad_spatial(x, pads), w.shape[:d], strides, dilations)
     # contract each window's (channels, taps...) with the filters' (taps..., channels): (batch, positions..., out)
     return np.tensordot(windows, w, axes=(list(range(d + 1, 2 * d + 2)), [d, *range(d)]))
 
@@ -108,13 +103,13 @@ def _correlate_for_filters(x, g, strides, dilations, pads, taps):
     d = g.ndim - 2
     if g.size == 0:
         return np.zeros((*taps, x.shape[-1], g.shape[-1]), g.dtype)
-    windows = _windows(_pad(x, pads), g.shape[1:-1], dilations, strides)
+    windows = sliding_windows(pad_spatial(x, pads), g.shape[1:-1], dilations, strides)
     windows = windows[(slice(None), *[slice(k) for k in taps])]
     return np.tensordot(windows, g, axes=([0, *range(d + 2, 2 * d + 2)], list(range(d + 1))))
 
 
 # -- the three primitives, each other's derivatives --------------------------------------------------------------
-def _conv(x, w, strides, dilations, pads):
+def conv(x, w, strides, dilations, pads):
     return apply(conv_prim, (x, w), {"strides": strides, "dilations": dilations, "pads": pads})
 
 
@@ -142,14 +137,14 @@ conv_prim = Primitive(
     "conv", _correlate,
     vjp=[lambda g, y, x, w, **a: _conv_transpose(g, w, **a, sizes=_spatial(x)),
          lambda g, y, x, w, **a: _conv_filter_gradient(x, g, **a, taps=_taps(w))],
-    jvp=[lambda t, y, x, w, **a: _conv(t, w, **a),
-         lambda t, y, x, w, **a: _conv(x, t, **a)])
+    jvp=[lambda t, y, x, w, **a: conv(t, w, **a),
+         lambda t, y, x, w, **a: conv(x, t, **a)])
 
 # dx = conv_transpose(g, w) is the adjoint of x -> conv(x, w): for a gradient h of dx, <h, dx> = <conv(h, w), g>,
 # so g's gradient is conv(h, w) and w's is the filter gradient of conv at input h and output gradient g.
 conv_transpose_prim = Primitive(
     "conv_transpose", _correlate_transposed,
-    vjp=[lambda h, dx, g, w, sizes, **a: _conv(h, w, **a),
+    vjp=[lambda h, dx, g, w, sizes, **a: conv(h, w, **a),
          lambda h, dx, g, w, sizes, **a: _conv_filter_gradient(h, g, **a, taps=_taps(w))],
     jvp=[lambda t, dx, g, w, **a: _conv_transpose(t, w, **a),
          lambda t, dx, g, w, **a: _conv_transpose(g, t, **a)])
@@ -159,16 +154,16 @@ conv_transpose_prim = Primitive(
 conv_filter_gradient_prim = Primitive(
     "conv_filter_gradient", _correlate_for_filters,
     vjp=[lambda k, dw, x, g, taps, **a: _conv_transpose(g, k, **a, sizes=_spatial(x)),
-         lambda k, dw, x, g, taps, **a: _conv(x, k, **a)],
+         lambda k, dw, x, g, taps, **a: conv(x, k, **a)],
     jvp=[lambda t, dw, x, g, **a: _conv_filter_gradient(t, g, **a),
          lambda t, dw, x, g, **a: _conv_filter_gradient(x, t, **a)])
 
 
 # -- TensorFlow's arguments: strides, dilations, window sizes and padding ----------------------------------------
-def _per_axis(value, d, what, op_name, default=1):
+def per_axis(value, d, what, op_name, default=1):
     """``value`` (an int, or a list of 1, d or d + 2 ints, as TensorFlow takes them) as d ints, one per spatial axis.
 
-    >>> _per_axis([1, 2, 3, 1], 2, "strides", "conv2d")
+    >>> per_axis([1, 2, 3, 1], 2, "strides", "conv2d")
     (2, 3)
     """
     if value is None:
@@ -189,7 +184,7 @@ def _per_axis(value, d, what, op_name, default=1):
     return tuple(values)
 
 
-def _pads(padding, sizes, spans, strides, op_name, explicit=False):
+def padding_pairs(padding, sizes, spans, strides, op_name, explicit=False):
     """The zeros before and after each spatial axis, one pair per axis, for TensorFlow's ``padding``.
 
     "VALID" adds none; "SAME" adds just enough for ceil(size / stride)
@@ -197,7 +192,7 @@ def _pads(padding, sizes, spans, strides, op_name, explicit=False):
     TensorFlow splits it. Where ``explicit``, a list of (before, after)
     pairs, one per axis including batch and channels (these must be 0).
 
-    >>> _pads("SAME", sizes=[5], spans=[4], strides=[1], op_name="conv1d")
+    >>> padding_pairs("SAME", sizes=[5], spans=[4], strides=[1], op_name="conv1d")
     ((1, 2),)
     """
     if isinstance(padding, str):
@@ -219,7 +214,7 @@ def _pads(padding, sizes, spans, strides, op_name, explicit=False):
     return tuple(pairs[1:-1])
 
 
-def _channels_first(data_format, d, op_name, allowed=True):
+def is_channels_first(data_format, d, op_name, allowed=True):
     """Whether ``data_format`` puts the channels first (``NCHW``) rather than last (``NHWC``, the default)."""
     last, first = "N" + "DHW"[3 - d:] + "C", "NC" + "DHW"[3 - d:]
     if data_format is None or data_format == last:
@@ -231,7 +226,7 @@ def _channels_first(data_format, d, op_name, allowed=True):
     raise ValueError(f"{op_name}: data_format must be {expected}, got {data_format!r}")
 
 
-def _channels_last(values, d):
+def channels_last(values, d):
     """A list of d + 2 values (strides, dilations, paddings) given for channels-first data, reordered for
     channels-last; anything else as it is."""
     if isinstance(values, (list, tuple)) and len(values) == d + 2:
@@ -239,7 +234,7 @@ def _channels_last(values, d):
     return values
 
 
-def _output_sizes(sizes, spans, strides, pads, op_name):
+def output_sizes(sizes, spans, strides, pads, op_name):
     """How many windows fit along each axis, counted as TensorFlow counts them: (room + stride) / stride, rounded
     toward zero, where the room is what the padded input has beyond one window. So a window a little longer than
     the input gives no output (an empty tensor), and one at least two strides longer is an error."""
@@ -262,27 +257,27 @@ def _convolve(op_name, input, filters, strides, padding, dilations, d, channels_
     if channels_first:  # computed channels-last: the channels moved to the end, and the output's back
         c = x.array.ndim - d - 1
         x = transpose(x, [*range(c), *range(c + 1, c + d + 1), c])
-        y = _convolve(op_name, x, w, _channels_last(strides, d), _channels_last(padding, d),
-                      _channels_last(dilations, d), d, explicit=explicit)
+        y = _convolve(op_name, x, w, channels_last(strides, d), channels_last(padding, d),
+                      channels_last(dilations, d), d, explicit=explicit)
         return transpose(y, [*range(c), c + d, *range(c, c + d)])
     groups, remainder = divmod(x.array.shape[-1], w.array.shape[-2])
     if remainder or groups == 0 or w.array.shape[-1] % groups:
         raise ValueError(f"{op_name}: the input has {x.array.shape[-1]} channels but the filters take "
                          f"{w.array.shape[-2]} (their second-to-last axis): they must be equal, or divide them "
                          f"into groups that also divide the filters' {w.array.shape[-1]} outputs")
-    strides = _per_axis(strides, d, "strides", op_name)
-    dilations = _per_axis(dilations, d, "dilations", op_name)
+    strides = per_axis(strides, d, "strides", op_name)
+    dilations = per_axis(dilations, d, "dilations", op_name)
     batch, sizes = x.array.shape[:-d - 1], x.array.shape[-d - 1:-1]
     spans = [(k - 1) * r + 1 for k, r in zip(_taps(w), dilations)]
-    pads = _pads(padding, sizes, spans, strides, op_name, explicit)
-    outputs = _output_sizes(sizes, spans, strides, pads, op_name)
+    pads = padding_pairs(padding, sizes, spans, strides, op_name, explicit)
+    outputs = output_sizes(sizes, spans, strides, pads, op_name)
     if len(batch) != 1:  # TensorFlow reads every axis before the spatial ones as the batch
         x = reshape(x, [-1, *x.array.shape[-d - 1:]])
     if groups == 1:
-        y = _conv(x, w, strides, dilations, pads)
+        y = conv(x, w, strides, dilations, pads)
     else:  # a grouped convolution: each group of input channels has its own filters, and its share of the outputs
         ins, outs = w.array.shape[-2], w.array.shape[-1] // groups
-        y = concat([_conv(x[..., g * ins:(g + 1) * ins], w[..., g * outs:(g + 1) * outs], strides, dilations, pads)
+        y = concat([conv(x[..., g * ins:(g + 1) * ins], w[..., g * outs:(g + 1) * outs], strides, dilations, pads)
                     for g in range(groups)], axis=-1)
     return y if len(batch) == 1 else reshape(y, [*batch, *outputs, w.array.shape[-1]])
 
@@ -299,7 +294,7 @@ def convolution(input, filters, strides=None, padding="VALID", data_format=None,
     if d not in (1, 2, 3):
         raise ValueError(f"convolution: filters must have 3, 4 or 5 axes (1 to 3 spatial, in and out channels), "
                          f"got {d + 2}")
-    channels_first = _channels_first(data_format, d, "convolution")
+    channels_first = is_channels_first(data_format, d, "convolution")
     return _convolve("convolution", x, w, strides, padding, dilations, d, channels_first)
 
 
@@ -312,7 +307,7 @@ def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, n
     >>> conv1d([[[1.0], [2.0], [3.0]]], [[[1.0]], [[10.0]]], stride=1, padding="SAME").numpy()[0, :, 0]
     array([21., 32.,  3.], dtype=float32)
     """
-    channels_first = _channels_first(data_format, 1, "conv1d")
+    channels_first = is_channels_first(data_format, 1, "conv1d")
     return _convolve("conv1d", input, filters, stride, padding, dilations, 1, channels_first)
 
 
@@ -336,7 +331,7 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
     array([[ 8., 12.],
            [20., 24.]], dtype=float32)
     """
-    channels_first = _channels_first(data_format, 2, "conv2d")
+    channels_first = is_channels_first(data_format, 2, "conv2d")
     return _convolve("conv2d", input, filters, strides, padding, dilations, 2, channels_first, explicit=True)
 
 
@@ -357,152 +352,22 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data
            [1., 1., 1., 1.]], dtype=float32)
     """
     op_name = "conv2d_transpose"
-    _channels_first(data_format, 2, op_name, allowed=False)
+    is_channels_first(data_format, 2, op_name, allowed=False)
     g, w = convert_inputs(op_name, input, filters)
     check_dtype(op_name, g, FLOATING)
     shape = [int(n) for n in np.ravel(output_shape.numpy() if isinstance(output_shape, Tensor) else output_shape)]
     if g.array.ndim != 4 or w.array.ndim != 4 or len(shape) != 4:
         raise ValueError(f"{op_name}: input, filters and output_shape must each have 4 axes (batch, height, width, "
                          f"channels), got shapes {g.array.shape}, {w.array.shape} and {shape}")
-    strides, dilations = _per_axis(strides, 2, "strides", op_name), _per_axis(dilations, 2, "dilations", op_name)
+    strides, dilations = per_axis(strides, 2, "strides", op_name), per_axis(dilations, 2, "dilations", op_name)
     spans = [(k - 1) * r + 1 for k, r in zip(_taps(w), dilations)]
-    pads = _pads(padding, shape[1:3], spans, strides, op_name, explicit=True)
-    expected = [shape[0], *_output_sizes(shape[1:3], spans, strides, pads, op_name), w.array.shape[3]]
+    pads = padding_pairs(padding, shape[1:3], spans, strides, op_name, explicit=True)
+    expected = [shape[0], *output_sizes(shape[1:3], spans, strides, pads, op_name), w.array.shape[3]]
     if list(g.array.shape) != expected or shape[3] != w.array.shape[2]:
         raise ValueError(f"{op_name}: a conv2d of a {shape} tensor with filters of shape {list(w.array.shape)} "
                          f"(height, width, out, in) gives {expected}, but the input has shape {list(g.array.shape)}")
     return _conv_transpose(g, w, strides, dilations, pads, tuple(shape[1:3]))
 
 
-# -- pooling -----------------------------------------------------------------------------------------------------
-def _pool(pool, op_name, input, ksize, strides, padding, data_format, d=None):
-    """``pool`` (``_max_pool`` or ``_avg_pool``) of ``input``, its arguments checked; ``d`` spatial axes (None: as
-    many as ``input`` has beyond batch and channels). Channels-first data is pooled channels-last: the channels
-    moved to the end, and the output's back."""
-    (x,) = convert_inputs(op_name, input)
-    if d is None:
-        d = x.array.ndim - 2
-        if d not in (1, 2, 3):
-            raise ValueError(f"{op_name}: input must have 3, 4 or 5 axes (batch, 1 to 3 spatial, channels), "
-                             f"got shape {x.array.shape}")
-    elif x.array.ndim != d + 2:
-        raise ValueError(f"{op_name}: input must have {d + 2} axes (batch, {d} spatial, channels), got shape "
-                         f"{x.array.shape}")
-    if not _channels_first(data_format, d, op_name):
-        return pool(op_name, x, ksize, strides, padding, d)
-    x = transpose(x, [0, *range(2, d + 2), 1])
-    y = pool(op_name, x, _channels_last(ksize, d), _channels_last(strides, d), _channels_last(padding, d), d)
-    return transpose(y, [0, d + 1, *range(1, d + 1)])
-
-
-def _pool_arguments(op_name, x, ksize, strides, padding, d, allowed, explicit):
-    check_dtype(op_name, x, allowed)
-    ksize, strides = _per_axis(ksize, d, "ksize", op_name), _per_axis(strides, d, "strides", op_name)
-    sizes = x.array.shape[1:-1]
-    pads = _pads(padding, sizes, ksize, strides, op_name, explicit)
-    _output_sizes(sizes, ksize, strides, pads, op_name)
-    return ksize, strides, pads
-
-
-def _max_pool(op_name, x, ksize, strides, padding, d):
-    """Each window's first largest element, gathered from ``input`` (so its gradient goes there alone).
-
-    The windows are found in NumPy, on the values (padded with the lowest
-    value of their dtype) and on their flat positions (padded with -1, a
-    place no window may pick); "first" is in row-major order within the
-    window, as TensorFlow picks among ties.
-    """
-    ksize, strides, pads = _pool_arguments(op_name, x, ksize, strides, padding, d, _MAX_POOL_DTYPES, explicit=True)
-    values, ones = x.array, (1,) * d
-    lowest = -np.inf if values.dtype.kind == "f" else np.iinfo(values.dtype).min
-    padded = np.pad(values, [(0, 0), *pads, (0, 0)], constant_values=lowest)
-    positions = np.pad(np.arange(values.size).reshape(values.shape), [(0, 0), *pads, (0, 0)], constant_values=-1)
-    value_windows, position_windows = _windows(padded, ksize, strides, ones), _windows(positions, ksize, strides, ones)
-    flat = (*value_windows.shape[:d + 2], math.prod(ksize))  # each window's taps in one row, in row-major order
-    value_windows, position_windows = value_windows.reshape(flat), position_windows.reshape(flat)
-    largest = np.max(value_windows, axis=-1, keepdims=True)
-    # the first real element equal to the largest (a NaN, if the window holds one: np.max gives NaN then)
-    first = np.argmax((position_windows >= 0) & ((value_windows == largest) | np.isnan(value_windows)), axis=-1)
-    picked = np.take_along_axis(position_windows, first[..., None], -1)[..., 0]
-    return gather(reshape(x, [-1]), picked)
-
-
-def _avg_pool(op_name, x, ksize, strides, padding, d):
-    """Each window's mean over the input elements it covers (padding is not counted, as in TensorFlow).
-
-    The sums are a convolution of each channel on its own (channels moved
-    into the batch) with a window of ones: linear, so every derivative is
-    the convolution's.
-    """
-    ksize, strides, pads = _pool_arguments(op_name, x, ksize, strides, padding, d, FLOATING, explicit=False)
-    n, *sizes, c = x.array.shape
-    one_per_channel = reshape(transpose(x, [0, d + 1, *range(1, d + 1)]), [n * c, *sizes, 1])
-    ones = Tensor(np.ones((*ksize, 1, 1), x.array.dtype))
-    sums = _conv(one_per_channel, ones, strides, (1,) * d, pads)
-    outputs = sums.array.shape[1:-1]
-    sums = transpose(reshape(sums, [n, c, *outputs]), [0, *range(2, d + 2), 1])
-    counts = _windows(_pad(np.ones((1, *sizes, 1), x.array.dtype), pads), ksize, strides, (1,) * d)
-    return sums / Tensor(counts.sum(axis=tuple(range(d + 2, 2 * d + 2))))
-
-
-def max_pool(input, ksize, strides, padding, data_format=None, name=None):
-    """The largest element of each window (``ksize``), every ``strides``, over the 1, 2 or 3 spatial axes of
-    ``input`` (channels last); ``padding`` is "VALID", "SAME" or explicit pairs, as for ``conv2d``.
-
-    >>> max_pool([[[1.0], [3.0], [2.0], [0.0]]], ksize=2, strides=2, padding="VALID").numpy()[0, :, 0]
-    array([3., 2.], dtype=float32)
-    """
-    return _pool(_max_pool, "max_pool", input, ksize, strides, padding, data_format)
-
-
-def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
-    """:func:`max_pool` over the width of ``input`` (batch, width, channels).
-
-    >>> max_pool1d([[[1.0], [3.0], [2.0]]], ksize=2, strides=1, padding="VALID").numpy()[0, :, 0]
-    array([3., 3.], dtype=float32)
-    """
-    return _pool(_max_pool, "max_pool1d", input, ksize, strides, padding, data_format, d=1)
-
-
-def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
-    """:func:`max_pool` over the height and width of ``input`` (batch, height, width, channels).
-
-    Where a window holds its largest value twice, the gradient goes to the
-    first one (row by row), as TensorFlow's does.
-
-    >>> max_pool2d(np.ones((1, 3, 3, 1)), ksize=2, strides=2, padding="SAME").shape
-    TensorShape([1, 2, 2, 1])
-    """
-    return _pool(_max_pool, "max_pool2d", input, ksize, strides, padding, data_format, d=2)
-
-
-def avg_pool(input, ksize, strides, padding, data_format=None, name=None):
-    """The mean of each window (``ksize``), every ``strides``, over the 1, 2 or 3 spatial axes of ``input``
-    (channels last). With ``padding="SAME"``, a window at the border averages only the input it covers.
-
-    >>> avg_pool([[[1.0], [3.0], [2.0]]], ksize=2, strides=2, padding="SAME").numpy()[0, :, 0]
-    array([2., 2.], dtype=float32)
-    """
-    return _pool(_avg_pool, "avg_pool", input, ksize, strides, padding, data_format)
-
-
-def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
-    """:func:`avg_pool` over the width of ``input`` (batch, width, channels).
-
-    >>> avg_pool1d([[[1.0], [3.0], [2.0]]], ksize=2, strides=1, padding="VALID").numpy()[0, :, 0]
-    array([2. , 2.5], dtype=float32)
-    """
-    return _pool(_avg_pool, "avg_pool1d", input, ksize, strides, padding, data_format, d=1)
-
-
-def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
-    """:func:`avg_pool` over the height and width of ``input`` (batch, height, width, channels).
-
-    >>> avg_pool2d(np.arange(4.0).reshape(1, 2, 2, 1), ksize=2, strides=2, padding="VALID").numpy().ravel()
-    array([1.5])
-    """
-    return _pool(_avg_pool, "avg_pool2d", input, ksize, strides, padding, data_format, d=2)
-
-
-# All are tf.nn's only, not at TensorFlow's top level: ops/__init__.py and nn.py import them by name.
+# All are tf.nn's only, not at TensorFlow's top level: ops/__init__.py and minitape/nn.py import them by name.
 __all__ = []

@@ -1,5 +1,9 @@
 """Elementwise math: each op declared once, with its NumPy forward and its derivative.
 
+This module holds the declarations' machinery (:func:`unary`, :func:`binary`) and arithmetic: +, -, *, /,
+powers, exp, log, sqrt, abs, maximum, where, clipping, add_n. :mod:`.transcendental` declares the trigonometric
+functions and the others with the same machinery; :mod:`.comparisons` holds the functions without a gradient.
+
 Read a declaration as calculus. For ``y = sin(x)``, ``dy/dx = cos(x)``, and
 the declaration says ``lambda s, y, x: s * cos(x)``: a change ``s`` of ``x``
 moves ``y`` by ``s * cos(x)``. Both derivative rules follow from it:
@@ -25,17 +29,14 @@ Tangents are TensorFlow's too: sqrt's is ``0.5 * (t / y)``, NaN for a zero
 tangent at 0 (a ``where`` after it masks that, as in reverse mode).
 """
 
-import math
-
 import numpy as np
 
-from ..dtypes import ALL, FLOATING, INTEGERS_AND_BOOL, NUMBERS, SIGNED, as_dtype
+from ..dtypes import ALL, FLOATING, NUMBERS, SIGNED
 from ..primitive import Primitive, apply
 from .arguments import broadcast_shape, check_dtype, convert_inputs, float_constant
 from ..tensor import Tensor
 from .casting import cast
 from .creation import zeros_like
-from .axes import one_axis
 from .broadcasting import Broadcasting
 
 
@@ -44,7 +45,8 @@ from .broadcasting import Broadcasting
 _FLOAT32 = np.dtype(np.float32)
 
 
-def _input(op_name, x, allowed):
+def checked_input(op_name, x, allowed):
+    """``x`` as a tensor, if its dtype is a float or one of ``allowed``; else check_dtype's TypeError."""
     if type(x) is not Tensor:
         (x,) = convert_inputs(op_name, x)
     dtype = x.array.dtype
@@ -56,13 +58,7 @@ def _as_float(x):
     return cast(x, "float32" if x.array.dtype.itemsize <= 2 else "float64")
 
 
-def _stable_sigmoid(x):
-    """1 / (1 + e**-x) without overflow: e**-|x| is at most 1."""
-    e = np.exp(-np.abs(x))
-    return np.where(x >= 0, 1 / (1 + e), e / (1 + e))
-
-
-DECLARED = {}  # name -> op, in the order declared below: this module's elementwise ops (its __all__ starts so)
+DECLARED = {}  # name -> op, in the order declared: the ops of this module, then transcendental.py's
 
 
 def unary(name, forward, derivative, doc, keeps="inputs", dtypes=FLOATING, linear=False, gradient=None):
@@ -81,7 +77,7 @@ def unary(name, forward, derivative, doc, keeps="inputs", dtypes=FLOATING, linea
                      keeps=keeps)
 
     def op(x):
-        return apply(prim, (_input(name, x, dtypes),))
+        return apply(prim, (checked_input(name, x, dtypes),))
 
     return _declared(op, name, prim, doc)
 
@@ -91,7 +87,7 @@ def binary(name, forward, derivatives, doc, keeps="inputs", dtypes=NUMBERS, line
 
     As for :func:`unary`: ``derivatives[0]`` is ``s * dz/dx`` and
     ``derivatives[1]`` is ``s * dz/dy``, each both the JVP of its input and
-    its VJP; :class:`~minitape.ops.broadcasting.Broadcasting` sums a gradient back
+    its VJP; :class:`~minitape.ops.shapes.Broadcasting` sums a gradient back
     to its input's shape. An op that ``divides`` as TensorFlow's true
     division does turns integers into floats first (:func:`_as_float`).
     """
@@ -145,14 +141,6 @@ reciprocal = unary("reciprocal", np.reciprocal, lambda s, y, x: multiply_no_nan(
                    keeps="output")
 log = unary("log", np.log, lambda s, y, x: s * reciprocal(x), "The natural logarithm, elementwise.")
 log1p = unary("log1p", np.log1p, lambda s, y, x: s * reciprocal(1.0 + x), "log(1 + x), accurate for small x.")
-sin = unary("sin", np.sin, lambda s, y, x: s * cos(x), "Sine (radians).")
-cos = unary("cos", np.cos, lambda s, y, x: s * -sin(x), "Cosine (radians).")
-tan = unary("tan", np.tan, lambda s, y, x: square(reciprocal(cos(x))) * s, "Tangent (radians).")
-atan = unary("atan", np.arctan, lambda s, y, x: s * reciprocal(1.0 + square(x)),
-             "The inverse tangent (radians, between -pi/2 and pi/2).")
-tanh = unary("tanh", np.tanh, lambda s, y, x: s * (1.0 - y * y), "Hyperbolic tangent.", keeps="output")
-sigmoid = unary("sigmoid", _stable_sigmoid, lambda s, y, x: s * y * (1.0 - y),
-                "1 / (1 + e ** -x), computed without overflow.", keeps="output")
 abs = unary("abs", np.abs, lambda s, y, x: s * sign(x), "|x|; its gradient at 0 is 0.",  # noqa: A001
             dtypes=SIGNED)
 sign = unary("sign", np.sign, lambda s, y, x: zeros_like(s), "-1, 0 or 1; its gradient is 0 everywhere.",
@@ -301,8 +289,8 @@ def clip_by_value(t, clip_value_min, clip_value_max):
     return apply(_clip_by_value, (x, lo, hi))
 
 
-# -- functions without a gradient: comparisons, logic, rounding, argmax ----------------------------
-def _no_gradient(name, numpy_fn, doc, dtypes=NUMBERS):
+# -- floordiv, without a gradient (the others are in comparisons.py) ----------------------------------------
+def no_gradient(name, numpy_fn, doc, dtypes=NUMBERS):
     """A NumPy function of two tensors lifted to tensors; its result is a constant to every tape."""
     def op(x, y):
         x, y = convert_inputs(name, x, y)
@@ -316,246 +304,11 @@ def _no_gradient(name, numpy_fn, doc, dtypes=NUMBERS):
     return op
 
 
-equal = _no_gradient("equal", np.equal, "x == y, a boolean tensor.", dtypes=ALL)
-not_equal = _no_gradient("not_equal", np.not_equal, "x != y, a boolean tensor.", dtypes=ALL)
-less = _no_gradient("less", np.less, "x < y, a boolean tensor.")
-less_equal = _no_gradient("less_equal", np.less_equal, "x <= y, a boolean tensor.")
-greater = _no_gradient("greater", np.greater, "x > y, a boolean tensor.")
-greater_equal = _no_gradient("greater_equal", np.greater_equal, "x >= y, a boolean tensor.")
-floordiv = _no_gradient("floordiv", _integer_division(np.floor_divide),
-                        "x // y: rounded down (7 // 2 is 3, -7 // 2 is -4), in the dtype of x and y.")
-_BOOL = frozenset({np.dtype(np.bool_)})
-logical_and = _no_gradient("logical_and", np.logical_and, "x and y, for booleans.", dtypes=_BOOL)
-logical_or = _no_gradient("logical_or", np.logical_or, "x or y, for booleans.", dtypes=_BOOL)
-logical_xor = _no_gradient("logical_xor", np.logical_xor, "x xor y (one but not both), for booleans.", dtypes=_BOOL)
-# The operators &, |, ^ and ~: logical for booleans, bitwise for integers (as in TensorFlow and NumPy).
-bitwise_and = _no_gradient("bitwise_and", np.bitwise_and, "x & y: and, bit by bit (for booleans: and).",
-                           dtypes=INTEGERS_AND_BOOL)
-bitwise_or = _no_gradient("bitwise_or", np.bitwise_or, "x | y: or, bit by bit (for booleans: or).",
-                          dtypes=INTEGERS_AND_BOOL)
-bitwise_xor = _no_gradient("bitwise_xor", np.bitwise_xor, "x ^ y: xor, bit by bit (for booleans: xor).",
-                           dtypes=INTEGERS_AND_BOOL)
+floordiv = no_gradient("floordiv", _integer_division(np.floor_divide),
+                       "x // y: rounded down (7 // 2 is 3, -7 // 2 is -4), in the dtype of x and y.")
 
 
-def logical_not(x):
-    """not x, for booleans; no gradient."""
-    (x,) = convert_inputs("logical_not", x)
-    return Tensor(np.logical_not(check_dtype("logical_not", x, _BOOL).array))
-
-
-def invert(x):
-    """~x: every bit flipped (for booleans: not); no gradient."""
-    (x,) = convert_inputs("invert", x)
-    return Tensor(np.invert(check_dtype("invert", x, INTEGERS_AND_BOOL).array))
-
-
-def round(x):  # noqa: A001  (TensorFlow's name)
-    """Round to the nearest integer, halves to even (as TF and NumPy do). No gradient: the result
-    is a constant to every tape (see the custom-gradients lesson for a straight-through estimator)."""
-    (x,) = convert_inputs("round", x)
-    return Tensor(np.round(check_dtype("round", x, NUMBERS).array))
-
-
-def _float_test(name, numpy_fn, doc):
-    """A NumPy function of one float tensor lifted to tensors, with no gradient: rounding, and tests for NaN."""
-    def op(x, name=None):
-        (x,) = convert_inputs(op.__name__, x)
-        return Tensor(numpy_fn(check_dtype(op.__name__, x, FLOATING).array))
-
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = doc
-    return op
-
-
-# floor and ceil are step functions: their gradient is None, as in TensorFlow (which registers none).
-floor = _float_test("floor", np.floor, "The largest integer not above x, as a float. No gradient (None).")
-ceil = _float_test("ceil", np.ceil, "The smallest integer not below x, as a float. No gradient (None).")
-is_nan = _float_test("is_nan", np.isnan, "Whether x is NaN, elementwise (a boolean tensor).\n\n"
-                     "    >>> is_nan([1.0, float('nan')]).numpy()\n"
-                     "    array([False,  True])")
-is_inf = _float_test("is_inf", np.isinf, "Whether x is inf or -inf, elementwise (a boolean tensor).")
-is_finite = _float_test("is_finite", np.isfinite, "Whether x is neither inf, -inf nor NaN (a boolean tensor).")
-
-def _arg_extreme(name, numpy_fn, nan_as):
-    def op(input, axis=None, output_type="int64"):
-        (x,) = convert_inputs(name, input)
-        values = x.array
-        axis = one_axis(0 if axis is None else axis, values.ndim, name)
-        if values.shape[axis] == 0:
-            raise ValueError(f"{name}: axis {axis} of the tensor of shape {values.shape} is empty, so it has no "
-                             f"{'largest' if name == 'argmax' else 'smallest'} element")
-        if values.dtype.kind == "f":  # TensorFlow skips NaN (an all-NaN slice gives 0); NumPy would pick it
-            values = np.where(np.isnan(values), values.dtype.type(nan_as), values)
-        return Tensor(np.asarray(numpy_fn(values, axis=axis)).astype(as_dtype(output_type).as_numpy_dtype))
-
-    op.__name__ = op.__qualname__ = name
-    return op
-
-
-argmax = _arg_extreme("argmax", np.argmax, -np.inf)
-argmax.__doc__ = """The index of the largest element along ``axis`` (default 0), skipping NaN. No gradient.
-
-    >>> argmax([1.0, float("nan"), 3.0]).numpy()
-    np.int64(2)
-    """
-argmin = _arg_extreme("argmin", np.argmin, np.inf)
-argmin.__doc__ = "The index of the smallest element along ``axis`` (default 0), skipping NaN. No gradient."
-
-
-# -- softplus, and add_n -----------------------------------------------------------------------------
-softplus = unary("softplus", lambda x: np.logaddexp(0, x), lambda s, y, x: s * sigmoid(x),
-                 "log(1 + e ** x), computed without overflow; its derivative is sigmoid(x).\n\n"
-                 "    >>> softplus([0.0, 100.0]).numpy()\n"
-                 "    array([  0.6931472, 100.       ], dtype=float32)")
-
-
-# -- hyperbolic and inverse trigonometric functions, erf, expm1, log_sigmoid ---------------------------------------
-# TensorFlow's rules (math_grad.py): asinh's and acosh's use the output (1 / cosh(y), 1 / sinh(y)); asin's and
-# acos's are infinite at |x| = 1 and NaN beyond, where the op itself is NaN.
-sinh = unary("sinh", np.sinh, lambda s, y, x: s * cosh(x), "Hyperbolic sine.")
-cosh = unary("cosh", np.cosh, lambda s, y, x: s * sinh(x), "Hyperbolic cosine.")
-asin = unary("asin", np.arcsin, lambda s, y, x: s * reciprocal(sqrt(1.0 - square(x))),
-             "The inverse sine (radians, between -pi/2 and pi/2); NaN outside [-1, 1].")
-acos = unary("acos", np.arccos, lambda s, y, x: -s * reciprocal(sqrt(1.0 - square(x))),
-             "The inverse cosine (radians, between 0 and pi); NaN outside [-1, 1].")
-asinh = unary("asinh", np.arcsinh, lambda s, y, x: s * reciprocal(cosh(y)), "The inverse hyperbolic sine.",
-              keeps="output")
-acosh = unary("acosh", np.arccosh, lambda s, y, x: s * reciprocal(sinh(y)),
-              "The inverse hyperbolic cosine; NaN below 1.", keeps="output")
-atanh = unary("atanh", np.arctanh, lambda s, y, x: s * reciprocal(1.0 - square(x)),
-              "The inverse hyperbolic tangent; infinite at -1 and 1, NaN beyond.")
-expm1 = unary("expm1", np.expm1, lambda s, y, x: s * exp(x),
-              "e ** x - 1, accurate for small x, where e ** x rounds to 1.\n\n"
-              "    >>> expm1([1e-10]).numpy()  # exp(1e-10) - 1 is 0 in float32\n"
-              "    array([1.e-10], dtype=float32)")
-# log(sigmoid(x)) = -softplus(-x): TensorFlow computes it so, without overflow for large |x|.
-log_sigmoid = unary("log_sigmoid", lambda x: -np.logaddexp(0, -x), lambda s, y, x: s * sigmoid(-x),
-                    "log(1 / (1 + e ** -x)), computed without overflow; its derivative is sigmoid(-x).\n\n"
-                    "    >>> log_sigmoid([0.0, -100.0]).numpy()\n"
-                    "    array([  -0.6931472, -100.       ], dtype=float32)")
-
-
-def _each_element(function):
-    """A function of one Python float applied to every element: NumPy has no erf or lgamma, Python's math has.
-
-    The result keeps the input's dtype. ``math.lgamma`` refuses its poles (0, -1, -2, ...): there the gamma
-    function is infinite, and so is log|gamma|, which is TensorFlow's value too.
-    """
-    def scalar(v):
-        try:
-            return function(v)
-        except ValueError:
-            return math.inf
-
-    on_objects = np.frompyfunc(scalar, 1, 1)
-    return lambda x: np.asarray(on_objects(x.astype(np.float64)), np.float64).astype(x.dtype)
-
-
-_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
-erf = unary("erf", _each_element(math.erf), lambda s, y, x: s * (_TWO_OVER_SQRT_PI * exp(-square(x))),
-            "The error function, 2/sqrt(pi) times the integral of e ** -t**2 from 0 to x.\n\n"
-            "    >>> erf([0.0, 1.0]).numpy()\n"
-            "    array([0.       , 0.8427008], dtype=float32)")
-erfc = unary("erfc", _each_element(math.erfc), lambda s, y, x: s * (-_TWO_OVER_SQRT_PI * exp(-square(x))),
-             "1 - erf(x), accurate where erf(x) is close to 1.")
-
-
-# -- lgamma and digamma: the polygamma functions ----------------------------------------------------------------
-# Bernoulli numbers B_2, B_4, ..., B_16: the coefficients of the asymptotic series below.
-_BERNOULLI = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6, -3617 / 510)
-
-
-def _polygamma_of(x, n):
-    """psi^(n)(x), the n-th derivative of digamma (n = 0: digamma itself), in float64 and back to x's dtype.
-
-    How: psi(x) = psi(x + 1) - 1/x, differentiated n times, carries x up to 10 or more, where the asymptotic
-    series ln z - 1/(2z) - sum B_2k / (2k z**2k) (for n = 0), or its n-th derivative, is summed to B_16. Its
-    first left-out term is below 1e-17 of the result there, so the error is that of float64 rounding: about
-    1e-15 relative (absolute, near digamma's zero at 1.4616). Digamma of a negative x comes from the
-    reflection psi(x) = psi(1 - x) - pi / tan(pi x); the higher derivatives step up from x instead, one step
-    per unit below 10. At the poles (0, -1, -2, ...) digamma is NaN (as in TensorFlow), an odd derivative
-    +inf (it is +inf from both sides), an even one NaN (-inf on one side, +inf on the other).
-    """
-    z = x.astype(np.float64)
-    pole = (z <= 0) & (z == np.floor(z))
-    with np.errstate(all="ignore"):
-        reflected = np.zeros_like(z)
-        if n == 0:  # reflection, so that the steps up start from at least 1/2
-            negative = z < 0.5
-            reflected = np.where(negative & ~pole, -np.pi / np.tan(np.pi * z), 0.0)
-            z = np.where(negative, 1.0 - z, z)
-        sign, factorial = (-1.0) ** (n + 1), math.factorial(n)
-        steps = np.zeros_like(z)
-        small = np.isfinite(z) & (z < 10) & ~pole
-        while small.any():
-            # psi^(n)(z) = psi^(n)(z + 1) - (-1)**n n! / z**(n + 1)
-            steps = np.where(small, steps + sign * factorial / z ** (n + 1), steps)
-            z = np.where(small, z + 1.0, z)
-            small &= z < 10
-        if n == 0:
-            series = np.log(z) - 0.5 / z
-            for k, b in enumerate(_BERNOULLI, 1):
-                series -= b / (2 * k * z ** (2 * k))
-        else:  # the n-th derivative of the series above, term by term
-            series = math.factorial(n - 1) / z ** n + factorial / (2 * z ** (n + 1))
-            for k, b in enumerate(_BERNOULLI, 1):
-                series += b * math.factorial(2 * k + n - 1) / math.factorial(2 * k) / z ** (2 * k + n)
-            series *= sign
-        value = np.where(pole, np.inf if n % 2 else np.nan, series + steps + reflected)
-    return value.astype(x.dtype)
-
-
-# d/dx psi^(n)(x) = psi^(n + 1)(x): one primitive, its order n an attribute, gives every derivative of digamma.
-_polygamma = Primitive("polygamma", _polygamma_of,
-                       vjp=[lambda g, y, x, n: g * apply(_polygamma, (x,), {"n": n + 1})],
-                       jvp=[lambda t, y, x, n: t * apply(_polygamma, (x,), {"n": n + 1})])
-
-
-def digamma(x, name=None):
-    """psi(x), the derivative of lgamma(x) (accuracy: see ``_polygamma_of``); NaN at 0, -1, -2, ...
-
-    >>> digamma(np.float64(1.0)).numpy().round(12)  # minus the Euler-Mascheroni constant, 0.5772156649...
-    np.float64(-0.577215664902)
-    """
-    return apply(_polygamma, (_input("digamma", x, FLOATING),), {"n": 0})
-
-
-digamma.primitive = _polygamma
-lgamma = unary("lgamma", _each_element(math.lgamma), lambda s, y, x: s * digamma(x),
-               "log|gamma(x)|, the log of the absolute value of the gamma function; inf at 0, -1, -2, ...\n\n"
-               "    >>> lgamma([1.0, 5.0]).numpy()  # gamma(5) is 4! = 24\n"
-               "    array([0.       , 3.1780539], dtype=float32)")
-
-
-# -- two-argument functions: atan2, xlogy --------------------------------------------------------------------
-# atan2(y, x) is the angle of the point (x, y); TensorFlow's argument order, and its rules: at (0, 0) they
-# divide by 0 and give NaN.
-atan2 = binary("atan2", np.arctan2, (lambda s, z, y, x: x * (s / (square(x) + square(y))),
-                                     lambda s, z, y, x: -y * (s / (square(x) + square(y)))),
-               "The angle (radians, between -pi and pi) of the point (x, y): atan(y / x) in the right quadrant.\n\n"
-               "    >>> float(atan2(1.0, -1.0))  # 3 pi / 4\n"
-               "    2.356194496154785", dtypes=FLOATING)
-
-
-def _xlogy(x, y):
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(x == 0, x.dtype.type(0), x * np.log(y))
-
-
-def _x_over_y_or_zero(x, y):
-    """x / y, but 0 wherever x is 0 (TensorFlow's xdivy): d xlogy(x, y) / dy, which has no 0 / 0 at x = 0."""
-    nonzero = not_equal(x, 0.0)
-    return where(nonzero, x / where(nonzero, y, 1.0), 0.0)
-
-
-# d/dx of x log y is log y, taken as 0 where x is 0 (TensorFlow's xlogy(x != 0, y)); d/dy is x / y, also 0 there.
-xlogy = binary("xlogy", _xlogy, (lambda s, z, x, y: s * xlogy(cast(not_equal(x, 0.0), s.dtype), y),
-                                 lambda s, z, x, y: s * _x_over_y_or_zero(x, y)),
-               "x * log(y), but 0 wherever x is 0 (even where y is 0): the terms of an entropy.\n\n"
-               "    >>> xlogy([0.0, 2.0], [0.0, 1.0]).numpy()\n"
-               "    array([0., 0.], dtype=float32)", dtypes=FLOATING)
-
-
+# -- scalar_mul and add_n ----------------------------------------------------------------------------------
 def scalar_mul(scalar, x, name=None):
     """``scalar * x``, where ``scalar`` must be a scalar (TensorFlow checks that; ``multiply`` broadcasts).
 
@@ -600,9 +353,5 @@ def add_n(inputs, name=None):
     return xs[0] if len(xs) == 1 else apply(_add_n, xs)
 
 
-# Ops TensorFlow has under tf.math only, not at its top level (tf.math.erf, but no tf.erf)
-TF_MATH_ONLY = ("expm1", "log_sigmoid", "erf", "erfc", "lgamma", "xlogy", "ceil", "is_nan", "is_inf", "is_finite")
-__all__ = [*(name for name in DECLARED if name not in TF_MATH_ONLY), "add_n", "squared_difference", "where",
-           "clip_by_value", "cast", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "floordiv",
-           "logical_and", "logical_or", "logical_xor", "logical_not", "round", "argmax", "argmin", "floor",
-           "scalar_mul"]  # bitwise_* and invert: the operators &, |, ^ and ~ only
+# The ops declared above (transcendental.py declares more into DECLARED), then the others.
+__all__ = [*DECLARED, "add_n", "squared_difference", "where", "clip_by_value", "cast", "floordiv", "scalar_mul"]

@@ -26,7 +26,7 @@ import numpy as np
 from .. import tensor
 from ..tensor import Tensor
 from ..variable import Variable
-from . import elementwise, linalg, packing, shapes, slicing
+from . import comparisons, elementwise, packing, products, shapes, slicing
 from .arguments import convert_inputs
 
 
@@ -40,8 +40,8 @@ def _reflected(op):
 
 for _name, _op in [("add", elementwise.add), ("sub", elementwise.subtract), ("mul", elementwise.multiply),
                    ("truediv", elementwise.divide), ("floordiv", elementwise.floordiv), ("mod", elementwise.floormod),
-                   ("pow", elementwise.pow), ("matmul", linalg.matmul), ("and", elementwise.bitwise_and),
-                   ("or", elementwise.bitwise_or), ("xor", elementwise.bitwise_xor)]:
+                   ("pow", elementwise.pow), ("matmul", products.matmul), ("and", comparisons.bitwise_and),
+                   ("or", comparisons.bitwise_or), ("xor", comparisons.bitwise_xor)]:
     setattr(Tensor, f"__{_name}__", _op)
     setattr(Tensor, f"__r{_name}__", _reflected(_op))
 
@@ -63,11 +63,11 @@ def _comparison(op, if_none, if_shapes_differ):
 
 
 # Comparisons give boolean tensors; they have no gradient.
-Tensor.__eq__ = _comparison(elementwise.equal, False, False)
-Tensor.__ne__ = _comparison(elementwise.not_equal, True, True)
-Tensor.__lt__, Tensor.__le__ = elementwise.less, elementwise.less_equal
-Tensor.__gt__, Tensor.__ge__ = elementwise.greater, elementwise.greater_equal
-Tensor.__neg__, Tensor.__abs__, Tensor.__invert__ = elementwise.negative, elementwise.abs, elementwise.invert
+Tensor.__eq__ = _comparison(comparisons.equal, False, False)
+Tensor.__ne__ = _comparison(comparisons.not_equal, True, True)
+Tensor.__lt__, Tensor.__le__ = comparisons.less, comparisons.less_equal
+Tensor.__gt__, Tensor.__ge__ = comparisons.greater, comparisons.greater_equal
+Tensor.__neg__, Tensor.__abs__, Tensor.__invert__ = elementwise.negative, elementwise.abs, comparisons.invert
 Tensor.__getitem__ = slicing.getitem
 Variable.__getitem__ = slicing.getitem_of_variable  # v[1:3] can also be assigned: v[1:3].assign(...)
 Variable.value = Variable.read_value = shapes.read_value

@@ -19,7 +19,7 @@ import numpy as np
 from ..dtypes import SIGNED, as_dtype
 from .arguments import check_dtype, convert_inputs
 from ..tensor import Tensor
-from .indexing import _number, take_along_axis
+from .indexing import one_integer, take_along_axis
 from .axes import one_axis
 
 _DIRECTIONS = ("ASCENDING", "DESCENDING")
@@ -99,7 +99,7 @@ def top_k(input, k=1, sorted=True, index_type="int32", name=None):
     (array([5., 5.], dtype=float32), array([1, 3], dtype=int32))
     """
     x, axis = _orderable("top_k", input, -1)
-    k = _number("top_k", "k", k)
+    k = one_integer("top_k", "k", k)
     n = x.array.shape[-1]
     if not 0 <= k <= n:
         raise ValueError(f"top_k: k={k} must be between 0 and {n}, the size of the last axis of the input "
