@@ -5,6 +5,8 @@ import html
 import importlib
 import re
 import struct
+import subprocess
+import sys
 
 import graphviz
 import numpy as np
@@ -327,6 +329,23 @@ def test_step_through_is_a_slider_with_a_stable_text():
     control.value = 3  # moving the slider replaces the picture and its description
     svg, alt = shown_svg({"text/html": picture.value})
     assert "step 3 of 5" in svg and alt.startswith("Backward pass, step 3 of 5: sin passes")
+
+
+def test_the_library_loads_no_picture_until_asked():
+    """The core never imports the wing (nor graphviz, nor IPython): mt.viz loads it on first use."""
+    script = ("import sys\n"
+              "import minitape as mt\n"
+              "def loaded():\n"
+              "    return sorted({m.split('.')[0] for m in sys.modules if m.startswith(('minitape.viz', 'graphviz', "
+              "'IPython'))})\n"
+              "x = mt.Variable(2.0)\n"
+              "with mt.GradientTape() as tape:\n"
+              "    y = x * x\n"
+              "print(repr(tape), float(tape.gradient(y, x)), loaded())\n"
+              "draw = mt.viz.draw\n"
+              "print(loaded())\n")
+    shown = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    assert shown.splitlines() == ["<GradientTape: 1 ops> 4.0 []", "['graphviz', 'minitape']"]
 
 
 def test_a_tape_draws_itself_in_a_notebook_that_imported_viz(notebook):
