@@ -54,7 +54,8 @@ from classroom.checks import lesson_data, lesson_of
 CLASSROOM = pathlib.Path(__file__).resolve().parent
 REPOSITORY = CLASSROOM.parent
 # What students receive of this package: the checks, their probes and the hashed data, never the answers.
-PUBLIC = ["__init__.py", "checks.py", "judge.py", "probes.py", "tapes.py", "variants.py", "lessons", "data"]
+PUBLIC = ["__init__.py", "checks.py", "judge.py", "plots.py", "probes.py", "tapes.py", "variants.py", "widgets.py",
+          "lessons", "data"]
 
 HEADING = re.compile(r"^#+\s*Exercise\s+(\d+\.\d+)\s*(?:\(([^)]*)\))?", re.MULTILINE)
 WITH_REFERENCE = re.compile(r"""^with reference_solution\(\s*["']""")

@@ -31,7 +31,7 @@ Where to read the source, in order (the README's table says the same):
 
 import importlib
 
-from . import autodiff, dual, image, keras, linalg, math, nest, nn, numeric, ops, random, test, trace
+from . import autodiff, dual, image, keras, linalg, math, nest, nn, numeric, ops, random, test
 from .control import cond, map_fn, recompute_grad, vectorized_map, while_loop
 from .eager_function import TensorSpec, function, get_static_value, py_function
 from .custom_gradient import custom_gradient
@@ -54,7 +54,7 @@ __version__ = "0.1.0"
 
 
 def __getattr__(name):
-    if name == "viz":  # needs the graphviz package: imported on first use, so the core needs only NumPy
+    if name == "viz":  # the presentation wing needs graphviz: imported on first use, so the core needs only NumPy
         return importlib.import_module("minitape.viz")
     raise AttributeError(f"module 'minitape' has no attribute {name!r}")
 
@@ -62,7 +62,7 @@ def __getattr__(name):
 __all__ = ["GradientTape", "UnconnectedGradients", "custom_gradient", "check_gradients", "Tensor", "TensorShape",
            "Variable", "constant", "convert_to_tensor", "is_tensor", "DType", "as_dtype", "bool", "float16", "float32",
            "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "autodiff", "dual",
-           "image", "keras", "linalg", "math", "nn", "numeric", "random", "test", "trace", "nest", "TensorSpec", "cond",
+           "image", "keras", "linalg", "math", "nn", "numeric", "random", "test", "nest", "TensorSpec", "cond",
            "function", "get_static_value", "map_fn", "recompute_grad", "vectorized_map", "while_loop", "Module",
            "name_scope", "IndexedSlices", "TensorArray", "py_function"] + ops.__all__
 # mt.print is left out of __all__: `from minitape import *` must not replace Python's print.

@@ -24,7 +24,7 @@ adjoint is dropped once its op has used it, unless its id is in ``retain``
 instead of taken as 0.0 (an array of zeros would cost as much as a real one).
 :class:`~minitape.GradientTape` records, seeds and answers TensorFlow's
 questions (``gradient``, ``jacobian``) on top of this module, and the
-pictures replay it op by op (:mod:`minitape.reading`): this loop is the one
+pictures replay it op by op (:mod:`minitape.viz.reading`): this loop is the one
 that runs.
 
 >>> import minitape as mt

@@ -185,14 +185,6 @@ class GradientTape(recording.Recorder):
         state = "spent" if self._records is None else f"{len(self._records)} ops"
         return f"<GradientTape: {state}{', persistent' if self._persistent else ''}>"
 
-    def _repr_mimebundle_(self, include=None, exclude=None):
-        """A tape shown in a notebook draws itself (with Graphviz; see :mod:`minitape.viz`)."""
-        try:
-            from . import viz  # graphviz is optional: load it only to show a tape
-        except ImportError:
-            return {"text/plain": repr(self) + " (pip install graphviz to see its picture)"}
-        return viz.tape_mimebundle(self, include, exclude)
-
     # -- differentiating -----------------------------------------------------------------
     def gradient(self, target, sources, output_gradients=None,
                  unconnected_gradients=UnconnectedGradients.NONE):

@@ -1,6 +1,6 @@
 """Store a lesson's live widgets as their static pictures (``make notebooks`` runs it after executing).
 
-A widget output (the step-through slider of ``minitape.viz.step_through``) carries a widget view, the
+A widget output (the step-through slider of ``classroom.widgets.step_through``) carries a widget view, the
 widget's first picture (an HTML image with its description, and a PNG), and a text. Kept as it is, a
 trusted JupyterLab rebuilds the widget from the stored state and marks it with red "disconnected"
 icons until its cell runs again, and a static book has no widget at all. Without the view every front

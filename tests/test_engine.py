@@ -8,6 +8,7 @@ import pytest
 import minitape as mt
 from minitape import engine, primitive
 from minitape.ops import arguments
+from minitape.viz.reading import sweep_steps
 
 
 def small_tape():
@@ -49,7 +50,7 @@ def test_adjoints_leave_the_tape_usable_and_sweep_steps_show_the_sweep_op_by_op(
     tape, x, c, y = small_tape()
     adjoints = tape.adjoints(y)
     np.testing.assert_allclose(float(adjoints[x.id]), 3.0 * np.cos(2.0), rtol=1e-6)
-    steps = [(record.op.name, dict(adj)) for record, adj in mt.trace.sweep_steps(tape, y)]
+    steps = [(record.op.name, dict(adj)) for record, adj in sweep_steps(tape, y)]
     assert [name for name, _ in steps] == ["multiply", "sin"]
     assert float(steps[0][1][tape.records[0].output]) == 3.0  # d y / d sin(x) = c, after the first step
     assert x.id not in steps[0][1] and float(steps[1][1][x.id]) == pytest.approx(3.0 * np.cos(2.0))

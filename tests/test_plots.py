@@ -9,7 +9,7 @@ import pytest
 matplotlib = pytest.importorskip("matplotlib")  # the course's dependency, not the library's
 matplotlib.use("Agg")
 plt = pytest.importorskip("matplotlib.pyplot")
-plots = pytest.importorskip("minitape.plots")
+plots = pytest.importorskip("classroom.plots")
 
 
 @pytest.fixture

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 import minitape as mt
-from minitape import trace
+from minitape.viz import traces
+from minitape.viz.reading import format_number, local_partials, read_tape
 
 
 def classic(x1, x2):
@@ -17,7 +18,7 @@ def classic(x1, x2):
 
 @pytest.fixture
 def t():
-    return trace.evaluation_trace(classic, x1=2.0, x2=5.0)
+    return traces.evaluation_trace(classic, x1=2.0, x2=5.0)
 
 
 def test_primal_trace_has_every_row_of_the_literature(t):
@@ -39,7 +40,7 @@ def test_tangent_trace_gives_the_derivative_along_x1(t):
 
 
 def test_direction_chooses_the_input(t):
-    along_x2 = trace.evaluation_trace(classic, direction={"x2": 1.0}, x1=2.0, x2=5.0)
+    along_x2 = traces.evaluation_trace(classic, direction={"x2": 1.0}, x1=2.0, x2=5.0)
     assert along_x2.tangent.rows[-1][-1] == "1.716"
 
 
@@ -55,8 +56,8 @@ def test_adjoint_trace_follows_the_backward_pass(t):
 
 def test_the_tables_agree_with_gradient_and_jvp(t):
     grads = t.tape.gradient(t.output, [t.inputs["x1"], t.inputs["x2"]])
-    assert [trace.format_number(g, 3) for g in grads] == ["5.5", "1.716"]
-    assert trace.format_number(t.accumulator.jvp(t.output), 3) == "5.5"
+    assert [format_number(g, 3) for g in grads] == ["5.5", "1.716"]
+    assert format_number(t.accumulator.jvp(t.output), 3) == "5.5"
 
 
 def test_text_is_aligned_and_stable(t):
@@ -64,11 +65,11 @@ def test_text_is_aligned_and_stable(t):
     assert lines[0] == "forward primal trace"
     assert len({line.index(" = ") for line in lines[1:]}) == 1  # the first "=" in one column
     assert len({line.rindex(" = ") for line in lines[1:]}) == 1
-    assert repr(t) == repr(trace.evaluation_trace(classic, x1=2.0, x2=5.0))
+    assert repr(t) == repr(traces.evaluation_trace(classic, x1=2.0, x2=5.0))
     assert unicodedata.is_normalized("NFC", repr(t))  # ẋ is one letter, as an editor types it
     # combining marks (the dot of v̇) take no column
     tangent = repr(t.tangent).splitlines()[1:]
-    assert len({trace._width(line[:line.index(" = ")]) for line in tangent}) == 1
+    assert len({traces._width(line[:line.index(" = ")]) for line in tangent}) == 1
 
 
 def test_html_tables(t):
@@ -81,27 +82,27 @@ def test_html_tables(t):
 
 
 def test_small_constants_are_written_inline_and_repeated_inputs_twice():
-    t = trace.evaluation_trace(lambda x: x * x * 3.0, x=2.0)
+    t = traces.evaluation_trace(lambda x: x * x * 3.0, x=2.0)
     assert t.primal.rows[1:3] == [("v1", "v0 × v0", "4"), ("v2", "v1 × 3", "12")]
     assert ("v̄0", "v̄1 ∂v1/∂v0 + v̄1 ∂v1/∂v0", "3 × 2 + 3 × 2", "12") in t.adjoint.rows
 
 
 def test_arrays_are_shown_compactly():
-    t = trace.evaluation_trace(lambda w: mt.reduce_sum(w * w), w=[1.0, 2.0])
+    t = traces.evaluation_trace(lambda w: mt.reduce_sum(w * w), w=[1.0, 2.0])
     assert t.primal.rows[0] == ("v0", "w", "[1, 2]")
     assert t.adjoint.rows[-1] == ("w̄", "v̄0", "", "[2, 4]")
     assert t.tangent.rows[-1][-1] == "6"  # direction (1, 1): 2 * 1 + 2 * 2
-    big = trace.evaluation_trace(lambda w: mt.reduce_sum(w), w=np.zeros(10))
+    big = traces.evaluation_trace(lambda w: mt.reduce_sum(w), w=np.zeros(10))
     assert big.primal.rows[0][-1] == "(10,) float64"
 
 
 def test_errors_say_what_to_do():
     with pytest.raises(ValueError, match=r"not inputs.*\['x1', 'x2'\]"):
-        trace.evaluation_trace(classic, direction={"x3": 1.0}, x1=2.0, x2=5.0)
+        traces.evaluation_trace(classic, direction={"x3": 1.0}, x1=2.0, x2=5.0)
     with pytest.raises(TypeError, match="must return one minitape tensor"):
-        trace.evaluation_trace(lambda x: [x, x], x=1.0)
+        traces.evaluation_trace(lambda x: [x, x], x=1.0)
     with pytest.raises(TypeError, match="give the inputs by name"):
-        trace.evaluation_trace(classic)
+        traces.evaluation_trace(classic)
 
 
 def test_read_tape_names_values_in_recording_order():
@@ -110,7 +111,7 @@ def test_read_tape_names_values_in_recording_order():
     with mt.GradientTape() as tape:
         tape.watch(c)
         (x + w) * c - 1.0
-    reading = trace.read_tape(tape)
+    reading = read_tape(tape)
     assert [(v.symbol, v.name, v.kind) for v in reading.values.values()] == [
         ("v-2", "v-2", "watched"), ("v-1", "v-1", "variable"), ("v0", "w", "variable"),
         ("v1", "v1", "result"), ("v2", "v2", "result"), ("c1", "c1", "constant"), ("v3", "v3", "result")]
@@ -123,7 +124,7 @@ def test_spent_tape_says_why_and_what_to_do():
         y = x * x
     tape.gradient(y, x)
     with pytest.raises(RuntimeError, match=r"already answered.*before calling tape.gradient.*persistent=True"):
-        trace.read_tape(tape)
+        read_tape(tape)
 
 
 def test_local_partials_only_for_scalars():
@@ -132,10 +133,10 @@ def test_local_partials_only_for_scalars():
     with mt.GradientTape() as tape:
         y = x * s
         z = s / 2.0
-    ops = trace.read_tape(tape)
+    ops = read_tape(tape)
     values = ops.values
-    assert trace.local_partials(ops.ops[0], values) is None
-    assert trace.local_partials(ops.ops[1], values) == [0.5, -0.75]
+    assert local_partials(ops.ops[0], values) is None
+    assert local_partials(ops.ops[1], values) == [0.5, -0.75]
     del y, z
 
 
@@ -143,4 +144,4 @@ def test_local_partials_only_for_scalars():
     (11.6521, None, "11.65"), (11.6521, 3, "11.652"), (2.0, 3, "2"), (-0.95892, 3, "-0.959"),
     (1e-7, None, "1e-07"), (123456.0, None, "1.235e+05"), (0.0, None, "0")])
 def test_format_number(x, decimals, text):
-    assert trace.format_number(x, decimals) == text
+    assert format_number(x, decimals) == text

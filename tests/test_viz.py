@@ -2,15 +2,24 @@
 
 import base64
 import html
+import importlib
 import re
 import struct
+import subprocess
+import sys
 
 import graphviz
 import numpy as np
 import pytest
 
 import minitape as mt
-from minitape import trace, viz
+from classroom import widgets
+from minitape import viz
+from minitape.viz.display import PNG_DPI
+from minitape.viz.picture import FLOW, FRAME, GREY, HIGHLIGHT, LEGEND_FONT_SIZE, STYLES
+from minitape.viz.reading import format_number
+from minitape.viz.scene import MAX_NODES, _off_path_looks
+from minitape.viz.words import MAX_TOLD
 
 
 def nodes(source):
@@ -24,7 +33,7 @@ def edges(source):
 
 def legend_entries(source):
     """The texts of the legend's entries (cells of the HTML-like label above the picture)."""
-    return re.findall(rf'<FONT POINT-SIZE="{viz.LEGEND_FONT_SIZE}" COLOR="[^"]*">([^<]+)</FONT>', source)
+    return re.findall(rf'<FONT POINT-SIZE="{LEGEND_FONT_SIZE}" COLOR="[^"]*">([^<]+)</FONT>', source)
 
 
 def shown_svg(data):
@@ -73,8 +82,8 @@ def test_each_kind_has_its_style_and_the_legend_explains_them():
     tape, x, c, y = small_tape()
     source = viz.to_dot(tape, y)
     found = nodes(source)
-    assert viz.STYLES["watched"][1]["fillcolor"] in found["n0"]
-    assert viz.STYLES["variable"][1]["fillcolor"] in found["n1"]
+    assert STYLES["watched"][1]["fillcolor"] in found["n0"]
+    assert STYLES["variable"][1]["fillcolor"] in found["n1"]
     assert "dashed" in found["n4"]
     assert "ellipse" in found["n2"] and "ellipse" in found["n5"]
     assert "bold" in found["n6"] and "bold" not in found["n3"]
@@ -91,19 +100,19 @@ def test_nodes_off_the_path_to_the_target_are_grey():
         y = x * w
         unused = mt.sin(x)
     source = viz.to_dot(tape, y)
-    grey = {n for n, attrs in nodes(source).items() if viz.GREY["color"] in attrs}
+    grey = {n for n, attrs in nodes(source).items() if GREY["color"] in attrs}
     assert grey == {"n4", "n5"}  # sin and its result
     assert "does not lead to the target" in source
     # with sources: w does not depend on x, so the backward pass from y to x never visits it
     source = viz.to_dot(tape, y, sources=x)
-    grey = {n for n, attrs in nodes(source).items() if viz.GREY["color"] in attrs}
+    grey = {n for n, attrs in nodes(source).items() if GREY["color"] in attrs}
     assert grey == {"n1", "n4", "n5"} and "not between sources and target" in source
-    assert viz.GREY["color"] not in viz.to_dot(tape, legend=False)  # no target: nothing is off the path
+    assert GREY["color"] not in viz.to_dot(tape, legend=False)  # no target: nothing is off the path
     del unused
 
 
 def test_grads_show_adjoints_and_partials_label_edges():
-    t = trace.evaluation_trace(classic, x1=2.0, x2=5.0)
+    t = viz.evaluation_trace(classic, x1=2.0, x2=5.0)
     source = viz.to_dot(t.tape, t.output, grads=True, partials=True)
     labels = [attrs.split('"')[1] for attrs in nodes(source).values() if attrs.startswith('label="')]
     assert labels[0] == "x1\\n2\\n() float64\\nadjoint 5.5"
@@ -127,7 +136,7 @@ def test_tangents_of_a_live_accumulator_without_its_arithmetic():
     source = viz.to_dot(tape, y, accumulator=acc, legend=False)
     assert len(nodes(source)) == 5  # ... which the picture leaves out
     labels = [attrs.split('"')[1] for attrs in nodes(source).values() if attrs.startswith('label="')]
-    assert labels[0].endswith("tangent 1") and labels[-1].endswith(f"tangent {trace.format_number(acc.jvp(y))}")
+    assert labels[0].endswith("tangent 1") and labels[-1].endswith(f"tangent {format_number(acc.jvp(y))}")
 
 
 def test_a_long_computation_under_an_accumulator_draws_its_start_and_counts_the_rest():
@@ -161,6 +170,16 @@ def test_same_code_same_source():
     assert ids[0] != ids[1] and sources[0] == sources[1]
 
 
+@pytest.fixture
+def notebook():
+    """The display formatter of an IPython shell in which minitape.viz was imported (as a lesson's kernel)."""
+    interactiveshell = pytest.importorskip("IPython.core.interactiveshell")
+    shell = interactiveshell.InteractiveShell.instance()
+    importlib.reload(viz)  # importing the wing, with a shell running, registers how a tape is shown
+    yield shell.display_formatter
+    interactiveshell.InteractiveShell.clear_instance()
+
+
 def test_renders_to_svg_with_dot():
     tape, x, c, y = small_tape()
     svg = viz.draw(tape, y).pipe(format="svg", encoding="utf-8")
@@ -188,15 +207,14 @@ def png_width(data):
     return struct.unpack(">I", base64.b64decode(data)[16:20])[0]  # the IHDR chunk: width, then height
 
 
-def test_every_picture_carries_a_png_shown_at_the_svg_size():
+def test_every_picture_carries_a_png_shown_at_the_svg_size(notebook):
     tape, x, c, y = small_tape()
-    formatter = pytest.importorskip("IPython.core.formatters")
     pictures = [viz.draw(tape, y), viz.strip(viz.backward_steps(tape, y)), viz.backward_steps(tape, y)[1], tape]
     for picture in pictures:
-        shown, metadata = formatter.DisplayFormatter().format(picture)  # what a notebook stores
+        shown, metadata = notebook.format(picture)  # what a notebook stores
         width = metadata["image/png"]["width"]
         assert width == round(svg_width_px(shown_svg(shown)[0]))
-        assert png_width(shown["image/png"]) == pytest.approx(width * viz.PNG_DPI / 96, abs=2)  # sharper than shown
+        assert png_width(shown["image/png"]) == pytest.approx(width * PNG_DPI / 96, abs=2)  # sharper than shown
         assert shown["text/plain"].startswith(("<minitape picture: ", "<GradientTape: "))
 
 
@@ -230,7 +248,7 @@ def test_the_png_is_a_small_palette_image_and_a_graphviz_without_gd_still_gives_
     assert base64.b64decode(full_colour["image/png"])[25] != 3 and full_colour["text/html"] == data["text/html"]
 
 
-def test_spent_tape_says_why_and_what_to_do():
+def test_spent_tape_says_why_and_what_to_do(notebook):
     x = mt.Variable(1.0)
     with mt.GradientTape() as tape:
         y = x * x
@@ -241,8 +259,7 @@ def test_spent_tape_says_why_and_what_to_do():
     # a notebook showing the tape gets a text, not a traceback
     assert viz.tape_mimebundle(tape) == ({"text/plain": "<GradientTape: spent (a non-persistent tape releases its "
                                                         "records once it has answered)>"}, {})
-    formatter = pytest.importorskip("IPython.core.formatters")
-    shown, _ = formatter.DisplayFormatter().format(tape)
+    shown, _ = notebook.format(tape)
     assert shown == {"text/plain": viz.tape_mimebundle(tape)[0]["text/plain"]}
 
 
@@ -270,13 +287,13 @@ def test_a_huge_tape_shows_its_start_and_how_much_was_left_out():
 
 
 def test_backward_steps_highlight_one_op_and_fill_in_adjoints():
-    t = trace.evaluation_trace(classic, x1=2.0, x2=5.0)
+    t = viz.evaluation_trace(classic, x1=2.0, x2=5.0)
     steps = viz.backward_steps(t.tape, t.output)
     assert len(steps) == 6 and repr(steps) == "<backward pass: 5 steps>"
     first, last = steps[0].source, steps[-1].source
     assert first.count("adjoint ?") == 6 and "adjoint 1" in first  # only the target's is known
     assert "adjoint ?" not in last and "adjoint 5.5" in last
-    lit = viz.HIGHLIGHT["fillcolor"]
+    lit = HIGHLIGHT["fillcolor"]
     highlighted = [re.findall(r"label=(\w+) [^\n]*" + lit, steps[k].source) for k in range(len(steps))]
     assert highlighted == [[], ["subtract"], ["add"], ["sin"], ["multiply"], ["log"]]
     assert steps.title(1) == "step 1 of 5: subtract passes the adjoint of v5 to its inputs"
@@ -286,7 +303,7 @@ def test_backward_steps_highlight_one_op_and_fill_in_adjoints():
 
 
 def test_strip_stacks_chosen_frames_in_one_picture():
-    t = trace.evaluation_trace(classic, x1=2.0, x2=5.0)
+    t = viz.evaluation_trace(classic, x1=2.0, x2=5.0)
     steps = viz.backward_steps(t.tape, t.output)
     picture = viz.strip(steps, every=2)
     assert re.findall(r"subgraph (cluster_step\d+)", picture.source) == [
@@ -297,8 +314,8 @@ def test_strip_stacks_chosen_frames_in_one_picture():
 
 def test_step_through_is_a_slider_with_a_stable_text():
     pytest.importorskip("ipywidgets")
-    t = trace.evaluation_trace(classic, x1=2.0, x2=5.0)
-    slider = viz.step_through(viz.backward_steps(t.tape, t.output))
+    t = viz.evaluation_trace(classic, x1=2.0, x2=5.0)
+    slider = widgets.step_through(viz.backward_steps(t.tape, t.output))
     bundle, metadata = slider._repr_mimebundle_()
     assert bundle["text/plain"] == "<slider over the 6 pictures of the backward pass>"
     assert "application/vnd.jupyter.widget-view+json" in bundle
@@ -314,11 +331,30 @@ def test_step_through_is_a_slider_with_a_stable_text():
     assert "step 3 of 5" in svg and alt.startswith("Backward pass, step 3 of 5: sin passes")
 
 
-def test_a_tape_draws_itself_in_a_notebook():
+def test_the_library_loads_no_picture_until_asked():
+    """The core never imports the wing (nor graphviz, nor IPython): mt.viz loads it on first use."""
+    script = ("import sys\n"
+              "import minitape as mt\n"
+              "def loaded():\n"
+              "    return sorted({m.split('.')[0] for m in sys.modules if m.startswith(('minitape.viz', 'graphviz', "
+              "'IPython'))})\n"
+              "x = mt.Variable(2.0)\n"
+              "with mt.GradientTape() as tape:\n"
+              "    y = x * x\n"
+              "print(repr(tape), float(tape.gradient(y, x)), loaded())\n"
+              "draw = mt.viz.draw\n"
+              "print(loaded())\n")
+    shown = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    assert shown.splitlines() == ["<GradientTape: 1 ops> 4.0 []", "['graphviz', 'minitape']"]
+
+
+def test_a_tape_draws_itself_in_a_notebook_that_imported_viz(notebook):
     tape, x, c, y = small_tape()
-    bundle, metadata = tape._repr_mimebundle_()
+    bundle, metadata = notebook.format(tape)
     assert bundle["text/plain"] == "<GradientTape: 5 values, 2 ops>" and "<svg" in shown_svg(bundle)[0]
     assert metadata["image/png"]["width"] > 0
+    formatter = pytest.importorskip("IPython.core.formatters")
+    assert formatter.DisplayFormatter().format(tape)[0] == {"text/plain": repr(tape)}  # where nothing registered it
 
 
 def test_drawing_inside_the_with_block_changes_no_tape():
@@ -381,7 +417,7 @@ def loop_tape(steps):
 
 def test_a_shared_constant_gets_a_node_per_use_and_a_bounded_layout():
     tape, y = loop_tape(74)
-    assert len({op.inputs[1] for op in trace.read_tape(tape).ops}) == 1  # one constant, read by all 74 ops
+    assert len({op.inputs[1] for op in viz.read_tape(tape).ops}) == 1  # one constant, read by all 74 ops
     for targets in (None, y):
         picture = viz.draw(tape, targets, max_nodes=None)
         copies = re.findall(r'^\s*(n\d+_in1) \[label="c1\\n0.9', picture.source, re.MULTILINE)
@@ -437,7 +473,7 @@ def test_a_picture_wider_than_a_notebook_is_scaled_down_to_fit():
 
 # -- what a picture says to a reader who does not see it ------------------------------------------------------
 def test_a_picture_says_in_words_what_it_draws():
-    t = trace.evaluation_trace(classic, x1=2.0, x2=5.0)
+    t = viz.evaluation_trace(classic, x1=2.0, x2=5.0)
     picture = viz.draw(t.tape, t.output, grads=True, partials=True)
     assert picture.description == (
         "Graph of a tape with 7 values and 5 operations. "
@@ -493,13 +529,13 @@ def test_big_values_are_named_by_shape_and_a_long_description_stops_and_says_so(
         for _ in range(200):
             y = y * 1.0001
     words = viz.draw(tape, y).description
-    assert words.endswith(f"Described up to the first {viz.MAX_TOLD} of the {viz.MAX_NODES} values and operations "
+    assert words.endswith(f"Described up to the first {MAX_TOLD} of the {MAX_NODES} values and operations "
                           f"drawn. 252 more values and operations are not drawn.")
     assert len(words) < 2500
 
 
 def test_each_backward_step_says_which_step_and_what_it_set():
-    t = trace.evaluation_trace(classic, x1=2.0, x2=5.0)
+    t = viz.evaluation_trace(classic, x1=2.0, x2=5.0)
     steps = viz.backward_steps(t.tape, t.output)
     assert steps[0].description.startswith(
         "Backward pass, start: the adjoint of the target is 1. Adjoints set: v5 = 1. Graph of the tape: Inputs: "
@@ -578,8 +614,8 @@ def test_text_and_lines_in_pictures_meet_wcag_contrast():
             pairs.append(("legend", cell[1], looks.get("BGCOLOR", "white"), 4.5))
             pairs.append(("legend", looks.get("COLOR", "black"), "white", 3))
     colours = {foreground for _, foreground, _, _ in pairs}
-    assert {viz.GREY["fontcolor"], viz.GREY["color"], viz.FLOW["color"], viz.FRAME["color"],
-            viz.HIGHLIGHT["fillcolor"]} <= colours | {background for _, _, background, _ in pairs}
+    assert {GREY["fontcolor"], GREY["color"], FLOW["color"], FRAME["color"],
+            HIGHLIGHT["fillcolor"]} <= colours | {background for _, _, background, _ in pairs}
     low = [(what, f, b, round(contrast(f, b), 2)) for what, f, b, needed in pairs if contrast(f, b) < needed]
     assert not low, f"too little contrast: {low}"
 
@@ -588,10 +624,10 @@ def test_no_kind_of_node_differs_from_another_by_colour_alone():
     def without_colour(attrs):
         return {key: value for key, value in attrs.items() if "color" not in key}
 
-    looks = {key: without_colour(attrs) for key, (_, attrs) in viz.STYLES.items()}
-    looks["off the path"] = without_colour({**viz.STYLES["result"][1], **viz._off_path_looks(viz.STYLES["result"][1])})
-    looks["this step's op"] = without_colour({**viz.STYLES["op"][1], **viz.HIGHLIGHT})
+    looks = {key: without_colour(attrs) for key, (_, attrs) in STYLES.items()}
+    looks["off the path"] = without_colour({**STYLES["result"][1], **_off_path_looks(STYLES["result"][1])})
+    looks["this step's op"] = without_colour({**STYLES["op"][1], **HIGHLIGHT})
     names = list(looks)
     same = [(a, b) for i, a in enumerate(names) for b in names[i + 1:] if looks[a] == looks[b]]
     assert not same, f"told apart by colour only: {same}"
-    assert "dotted" in looks["off the path"]["style"] and viz.FLOW["penwidth"] != "1"  # arrows of a step: thick
+    assert "dotted" in looks["off the path"]["style"] and FLOW["penwidth"] != "1"  # arrows of a step: thick

@@ -154,7 +154,7 @@ def load(lesson):
 
 def is_picture(output):
     """Whether a stored output carries a picture: SVG, PNG, or HTML holding an image (a picture with its alt
-    text, as minitape.viz and minitape.plots show them), whatever else it carries."""
+    text, as minitape.viz and classroom.plots show them), whatever else it carries."""
     data = output.get("data", {})
     return any(kind in data for kind in PICTURE_TYPES) or "<img" in "".join(data.get("text/html", ""))
 

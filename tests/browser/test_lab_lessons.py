@@ -31,7 +31,7 @@ if MISSING:
 
 from playwright.sync_api import TimeoutError as WaitedInVain  # only now: Playwright may be missing above
 
-# Quick lessons with pictures; 05 has the step-through slider (viz.step_through).
+# Quick lessons with pictures; 05 has the step-through slider (classroom.widgets.step_through).
 RUN_ALL = [lesson for lesson in LESSONS if lesson.name[:2] in ("02", "03", "05")]
 STILL_CLEAN_AFTER_S = 3  # a lesson must not turn modified in the first seconds after its kernel is ready
 PICTURES_TIMEOUT_MS = 5000  # images decode and widgets render a moment after the notebook is shown

@@ -21,7 +21,7 @@ import matplotlib.pyplot as plt
 from IPython.core.pylabtools import print_figure
 from IPython.display import display
 
-from .viz import html_image
+from minitape.viz import html_image
 
 # TeX in labels (matplotlib's mathtext), as a screen reader should say it
 SPOKEN_TEX = [

@@ -13,10 +13,9 @@ The AD literature explains autodiff with three tables for one small function
 The names are those of the tables: the n inputs are ``v-(n-1) ... v0`` (in
 the order the tape watched them), op results ``v1, v2, ...`` (in recording
 order), constants the tape does not watch ``c1, c2, ...``; they are given
-by :func:`~minitape.reading.read_tape` (this module prints tables, that one
-reads a tape; ``read_tape`` and ``local_partials`` are importable from both).
-Pictures (:mod:`minitape.viz`) use the same names, but call a Variable by its
-own name.
+by :func:`~minitape.viz.reading.read_tape` (this module prints tables, that one
+reads a tape). Pictures (:mod:`minitape.viz.draw`) use the same names, but
+call a Variable by its own name.
 
 >>> import minitape as mt
 >>> def f(x1, x2):  # ln(x1) + x1 x2 - sin(x2), in the order of the literature's table
@@ -42,14 +41,13 @@ import unicodedata
 
 import numpy as np
 
-from . import recording
-from .dtypes import float64
-from .forward import ForwardAccumulator
-from .reading import (Op, Reading, Value, format_number, format_value, local_partials, read_tape,  # noqa: F401
-                      shape_text, short_text, sweep_steps)
-from .tape import GradientTape
-from .tensor import Tensor
-from .variable import Variable
+from .. import recording
+from ..dtypes import float64
+from ..forward import ForwardAccumulator
+from ..tape import GradientTape
+from ..tensor import Tensor
+from ..variable import Variable
+from .reading import format_number, local_partials, read_tape, short_text, sweep_steps
 
 # -- the three tables ----------------------------------------------------------------------------------
 class Table:
@@ -102,7 +100,7 @@ INFIX = {"add": "+", "subtract": "−", "multiply": "×", "divide": "/", "pow": 
 class EvaluationTrace:
     """The three evaluation traces of one run of a function: ``primal``, ``tangent`` and ``adjoint`` tables.
 
-    Also keeps what produced them, to draw with :mod:`minitape.viz`: the
+    Also keeps what produced them, to draw with :func:`minitape.viz.draw`: the
     ``tape``, the ``accumulator``, the ``inputs`` (Variables by name) and the
     ``output``; every intermediate value stays alive as long as this object.
     """

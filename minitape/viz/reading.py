@@ -2,8 +2,8 @@
 
 A tape is a list of :class:`~minitape.engine.Record`; this module reads
 those public records after the fact, as a debugger reads a program: pictures
-(:mod:`minitape.viz`) and evaluation-trace tables (:mod:`minitape.trace`) are
-built on it. Nothing here changes a tape, and no tape records what is
+(:mod:`minitape.viz.draw`) and evaluation-trace tables (:mod:`minitape.viz.traces`)
+are built on it. Nothing here changes a tape, and no tape records what is
 computed here.
 
 The names are those of the tables: the n inputs are ``v-(n-1) ... v0`` (in
@@ -23,10 +23,10 @@ import dataclasses
 
 import numpy as np
 
-from . import recording
-from .engine import Record, sweep
-from .tensor import Tensor
-from .variable import Variable
+from .. import recording
+from ..engine import Record, sweep
+from ..tensor import Tensor
+from ..variable import Variable
 
 SMALL = 6  # arrays with at most this many elements are shown in full
 
