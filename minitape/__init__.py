@@ -9,24 +9,34 @@ Write TensorFlow code with ``mt.`` for ``tf.``:
 >>> tape.gradient(y, x)
 <mt.Tensor: shape=(), dtype=float32, numpy=27.0>
 
-Where to read the source, in order (the README's table says the same):
+Where to read the source, in order (README.md's table says the same, and it is the order a
+gradient runs in: a value, an op on it, the recorder that hears it, the sweep back):
 
-* ``tensor.py``: Tensors and Variables (NumPy values with an id);
+* ``tensor.py``, ``variable.py``: a Tensor is a NumPy value with an id; a Variable a mutable one
+  (``tensor_shape.py``, ``indexed_slices.py``: TensorFlow's ``TensorShape`` and ``IndexedSlices``);
 * ``primitive.py``: an op = a NumPy forward + a VJP rule + a JVP rule; ``apply``, which every op runs;
-* ``ops/``: every op and its rules;
+* ``ops/``: every op and its rules, a module per family (``ops/__init__.py`` lists them), beside
+  ``arguments.py`` (TensorFlow's rules for an op's arguments), ``axes.py`` and ``operators.py``
+  (``x * y`` is ``multiply(x, y)``);
 * ``recording.py``: who listens to the ops (tapes, accumulators, counters);
 * ``engine.py``: a record per op, and ``sweep``, the backward pass every gradient runs;
-* ``tape.py``: ``GradientTape``, TensorFlow's front end on the engine (``jacobians.py``: its Jacobians);
+* ``tape.py``: ``GradientTape``, TensorFlow's front end on the engine (``jacobians.py``: its Jacobians,
+  a sweep per row, through ``tape.vjps``; ``unconnected.py``: what an unconnected source gets);
 * ``forward.py``: forward mode (``mt.autodiff.ForwardAccumulator``);
 * ``custom_gradient.py``: user-defined gradient rules;
-* ``control.py``: ``cond``, ``while_loop``, ``map_fn``, ``function`` (eager), ``recompute_grad``;
+* ``control.py``: ``cond``, ``while_loop``, ``map_fn``, ``recompute_grad``; ``eager_function.py``: ``function``;
 * ``module.py``: ``Module``, a model's Variables found through its attributes (``scopes.py``: ``name_scope``);
 * ``tensor_array.py``, ``printing.py``: ``TensorArray`` and ``print``, as in TensorFlow's eager mode;
 * ``keras/``: the Keras pieces of a custom training loop (layers, optimizers, losses, metrics);
 * ``numeric.py``: finite differences and gradient checking;
 * ``dual.py``: dual numbers, forward mode in a few lines;
-* ``reading.py``, ``trace.py``, ``viz.py``: a tape read back from its records, as evaluation traces (the three
-  tables of the AD literature) and as pictures (needs Graphviz; ``mt.viz`` loads it on first use).
+* ``viz/``: the presentation wing, which nothing above imports: a tape read back from its public
+  records, as evaluation traces (the three tables of the AD literature) and as pictures (needs
+  Graphviz; ``mt.viz`` loads it on first use).
+
+``math.py``, ``linalg.py``, ``nn.py``, ``test.py`` and ``autodiff.py`` only gather names under
+TensorFlow's namespaces; ``random.py`` and ``image.py`` hold ``mt.random`` and ``mt.image``; ``dtypes.py``
+and ``nest.py`` are TensorFlow's dtypes and nested structures.
 """
 
 import importlib
