@@ -204,7 +204,7 @@ def test_size_and_shape_take_an_out_type():
     (lambda: mt.einsum("ijk->i", np.ones((2, 2))), ValueError, r"input 0 has the labels 'ijk' but shape \(2, 2\)"),
     (lambda: mt.add_n([]), ValueError, r"add_n: inputs must be a non-empty list"),
     (lambda: mt.add_n([mt.ones(2), mt.ones(3)]), ValueError, r"add_n does not broadcast"),
-    (lambda: mt.reduce_logsumexp([1, 2]), TypeError, r"reduce_logsumexp: expected a floating-point tensor"),
+    (lambda: mt.reduce_logsumexp([1, 2]), TypeError, r"reduce_logsumexp: the input must be floating-point"),
     (lambda: mt.nn.swish([1, 2]), TypeError, r"swish: features must be floating-point"),
     (lambda: mt.nn.embedding_lookup([], [0]), ValueError, r"params is an empty list"),
     (lambda: mt.shape(mt.ones(2), out_type=mt.float32), TypeError, r"out_type must be mt\.int32 or mt\.int64"),

@@ -39,7 +39,7 @@ def test_sparse_cross_entropy_names_the_label_out_of_range_and_the_shapes():
 def test_scalar_mul_and_the_float_only_ops_say_what_to_do():
     with pytest.raises(ValueError, match=r"scalar must be a scalar \(shape \(\)\), got shape \(2,\); use mt.multiply"):
         mt.math.scalar_mul(mt.constant([2.0, 3.0]), X)
-    with pytest.raises(TypeError, match=r"reduce_variance: expected a floating-point tensor, got int32"):
+    with pytest.raises(TypeError, match=r"reduce_variance: the input must be floating-point, got int32"):
         mt.math.reduce_variance([1, 2])
     with pytest.raises(ValueError, match="gelu: features must be floating-point"):
         mt.nn.gelu([1, 2])

@@ -10,20 +10,12 @@ import numpy as np
 
 from ..dtypes import NUMBERS
 from ..primitive import Primitive, apply
-from .arguments import check_dtype, convert_inputs
+from .arguments import check_dtype, convert_inputs, float_input
 from .elementwise import abs, cast, pow, reciprocal, where  # noqa: A004
 from .transcendental import erfc, sigmoid, tanh
 
 
 # -- activations: elu and swish -------------------------------------------------------------------------
-def _float_features(op_name, features):
-    (x,) = convert_inputs(op_name, features)
-    if x.array.dtype.kind != "f":
-        raise TypeError(f"{op_name}: features must be floating-point, got {x.dtype.name}; convert them first, "
-                        f"e.g. mt.cast(x, mt.float32)")
-    return x
-
-
 # For x < 0, elu's slope e**x is y + 1; at 0 the slope is 1, as in TensorFlow.
 _elu_derivative = [lambda s, y, x: where(y < 0, s * (y + 1.0), s)]
 _elu = Primitive("elu", lambda x: np.where(x > 0, x, np.expm1(np.minimum(x, 0))), keeps="output",
@@ -36,7 +28,7 @@ def elu(features, name=None):
     >>> elu([-1.0, 0.0, 2.0]).numpy()
     array([-0.63212055,  0.        ,  2.        ], dtype=float32)
     """
-    return apply(_elu, (_float_features("elu", features),))
+    return apply(_elu, (float_input("elu", features, "features"),))
 
 
 def swish(features, beta=1.0):
@@ -45,7 +37,7 @@ def swish(features, beta=1.0):
     >>> swish([0.0, 2.0]).numpy()
     array([0.      , 1.761594], dtype=float32)
     """
-    x = _float_features("swish", features)
+    x = float_input("swish", features, "features")
     return x * sigmoid(beta * x)
 
 
@@ -85,7 +77,7 @@ def leaky_relu(features, alpha=0.2, name=None):
     (x,) = convert_inputs("leaky_relu", features)
     if x.array.dtype.kind in "iu":
         x = cast(x, "float32")
-    return apply(_leaky_relu, (_float_features("leaky_relu", x),), {"alpha": float(alpha)})
+    return apply(_leaky_relu, (float_input("leaky_relu", x, "features"),), {"alpha": float(alpha)})
 
 
 # selu(x) = scale * x for x > 0, scale * alpha * (e**x - 1) otherwise, with the constants that keep a layer's
@@ -103,7 +95,7 @@ def selu(features, name=None):
     >>> selu([0.0, 1.0]).numpy()
     array([0.      , 1.050701], dtype=float32)
     """
-    return apply(_selu, (_float_features("selu", features),))
+    return apply(_selu, (float_input("selu", features, "features"),))
 
 
 _softsign_derivative = [lambda s, y, x: s * reciprocal((1.0 + abs(x)) * (1.0 + abs(x)))]
@@ -117,7 +109,7 @@ def softsign(features, name=None):
     >>> softsign([-1.0, 3.0]).numpy()
     array([-0.5 ,  0.75], dtype=float32)
     """
-    return apply(_softsign, (_float_features("softsign", features),))
+    return apply(_softsign, (float_input("softsign", features, "features"),))
 
 
 def gelu(features, approximate=False, name=None):

@@ -101,6 +101,20 @@ _KINDS_IN_WORDS = {dtypes.FLOATING: "floating-point tensors (float16, float32, f
                    dtypes.INTEGERS_AND_BOOL: "integer and boolean tensors"}
 
 
+def float_input(op_name, value, what="the input"):
+    """``value`` as a tensor if it is floating-point (the op takes no integers); else a TypeError naming ``what``.
+
+    >>> float_input("elu", [1, 2])
+    Traceback (most recent call last):
+    TypeError: elu: the input must be floating-point, got int32; convert it first, e.g. mt.cast(x, mt.float32)
+    """
+    (x,) = convert_inputs(op_name, value)
+    if x.array.dtype.kind != "f":
+        raise TypeError(f"{op_name}: {what} must be floating-point, got {x.dtype.name}; convert it first, e.g. "
+                        f"mt.cast(x, mt.float32)")
+    return x
+
+
 def check_dtype(op_name, x, allowed):
     """``x``, if ``op_name`` accepts its dtype (one of the sets in :mod:`minitape.dtypes`); else a TypeError.
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..dtypes import NUMBERS
 from ..primitive import Primitive, apply
-from .arguments import check_dtype, convert_inputs
+from .arguments import check_dtype, convert_inputs, float_input
 from ..tensor import Tensor
 from .creation import zeros_like
 from .comparisons import BOOL, equal
@@ -250,15 +250,6 @@ _reduce_logsumexp = Primitive(
     "reduce_logsumexp", _logsumexp,
     vjp=[lambda g, y, x, axis, keepdims: spread(g, x, axis, keepdims) * _softmax_weights(x, axis)],
     jvp=[lambda t, y, x, axis, keepdims: reduce_sum(t * _softmax_weights(x, axis), axis, keepdims)])
-
-
-def float_input(op_name, input_tensor):
-    """``input_tensor`` as a tensor, if it is floating-point (the ops below take no integers); else a TypeError."""
-    (x,) = convert_inputs(op_name, input_tensor)
-    if x.array.dtype.kind != "f":
-        raise TypeError(f"{op_name}: expected a floating-point tensor, got {x.dtype.name}; convert it first, e.g. "
-                        f"mt.cast(x, mt.float32)")
-    return x
 
 
 def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
