@@ -13,7 +13,7 @@ LESSONS ?=
 ALL_LESSONS = $(wildcard notebooks/[0-9]*.ipynb)
 LESSON_FILES = $(if $(LESSONS),$(foreach n,$(LESSONS),$(wildcard notebooks/$(n)_*.ipynb)),$(ALL_LESSONS))
 
-.PHONY: lab test test-python test-lab-python lint book notebooks student nbgrader grade bench
+.PHONY: lab test test-library test-python test-lab-python lint book notebooks student nbgrader grade bench
 
 # A learner's install: the course only.
 lab: EXTRAS = course
@@ -25,6 +25,12 @@ lab:
 test: EXTRAS = course test browser lint grading book
 test: lint book
 	$(PY) -m pytest tests minitape classroom notebooks --doctest-modules $(NBVAL)
+
+# The quick loop of a change to the library (tests/README.md): its unit tests and docstring examples, under a
+# minute on one core; no notebook, so no nbval plugin (importing it alone takes over a second).
+test-library: EXTRAS = course test
+test-library:
+	$(PY) -m pytest -p no:cacheprovider -p no:nbval tests/library minitape --doctest-modules
 
 # The unit tests, docstring examples and lessons (nbval) on another Python, in a light environment of its own; CI
 # runs it for every supported Python beside make test's:   make test-python PYTHON=python3.13 VENV=.venv-3.13
