@@ -66,7 +66,7 @@ def test_every_primitive_has_a_case():
     """A new op must come with a derivative test: the ops the cases run, on one input each, cover every op that a
     module of minitape.ops declares."""
     seen = set().union(*(ops_run_by(case) for case in CASES))
-    families = [importlib.import_module(f"minitape.ops.{m.name}") for m in pkgutil.iter_modules(mt.ops.__path__)]
+    families = [importlib.import_module(m.name) for m in pkgutil.walk_packages(mt.ops.__path__, "minitape.ops.")]
     defined = {obj.name for module in families for obj in vars(module).values() if isinstance(obj, Primitive)}
     defined |= {fn.primitive.name for module in families for fn in vars(module).values()
                 if isinstance(getattr(fn, "primitive", None), Primitive)}
