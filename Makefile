@@ -13,7 +13,7 @@ LESSONS ?=
 ALL_LESSONS = $(wildcard notebooks/[0-9]*.ipynb)
 LESSON_FILES = $(if $(LESSONS),$(foreach n,$(LESSONS),$(wildcard notebooks/$(n)_*.ipynb)),$(ALL_LESSONS))
 
-.PHONY: lab test test-python test-lab-python lint book notebooks student nbgrader grade bench
+.PHONY: lab test test-library test-python test-lab-python lint book notebooks student nbgrader grade bench
 
 # A learner's install: the course only.
 lab: EXTRAS = course
@@ -26,21 +26,27 @@ test: EXTRAS = course test browser lint grading book
 test: lint book
 	$(PY) -m pytest tests minitape classroom notebooks --doctest-modules $(NBVAL)
 
+# The quick loop of a change to the library (tests/README.md): its unit tests and docstring examples, under a
+# minute on one core; no notebook, so no nbval plugin (importing it alone takes over a second).
+test-library: EXTRAS = course test
+test-library:
+	$(PY) -m pytest -p no:cacheprovider -p no:nbval tests/library minitape --doctest-modules
+
 # The unit tests, docstring examples and lessons (nbval) on another Python, in a light environment of its own; CI
 # runs it for every supported Python beside make test's:   make test-python PYTHON=python3.13 VENV=.venv-3.13
 # The classroom's build and grading routes (the editions run every lesson again; the grader runs submissions in its
 # sandbox) are make test's: they depend on the machine's tools, not on the Python, which nbval and the grader's own
-# tests (tests/test_grader.py) cover here.
+# tests (tests/course/test_grader.py) cover here.
 test-python: EXTRAS = course test grading
 test-python:
 	$(PY) -m pytest -p no:cacheprovider tests minitape classroom notebooks --doctest-modules $(NBVAL) \
-	  --ignore=tests/browser --ignore=tests/test_editions.py --ignore=tests/test_cheating_student.py
+	  --ignore=tests/course/browser --ignore=tests/course/test_editions.py --ignore=tests/course/test_cheating_student.py
 
-# Every lesson opened and run in JupyterLab (tests/browser/test_lab_lessons.py) on another Python: CI runs it on
+# Every lesson opened and run in JupyterLab (tests/course/browser/test_lab_lessons.py) on another Python: CI runs it on
 # one, so that a lesson is seen to open unmodified on two Pythons.
 test-lab-python: EXTRAS = course test browser
 test-lab-python:
-	$(PY) -m pytest -p no:cacheprovider tests/browser/test_lab_lessons.py
+	$(PY) -m pytest -p no:cacheprovider tests/course/browser/test_lab_lessons.py
 
 lint: EXTRAS = lint
 lint:
@@ -94,7 +100,7 @@ bench: EXTRAS = course
 bench:
 	$(PY) benchmarks/run.py
 
-# The class route on a JupyterHub (tests/hub, hub/jupyterhub_config.py): JupyterHub and nbgitpuller (the hub
+# The class route on a JupyterHub (tests/course/hub, hub/jupyterhub_config.py): JupyterHub and nbgitpuller (the hub
 # extra), configurable-http-proxy from npm into build/hub-node/ (PyPI's Python implementation where npm is
 # missing), then a hub on 127.0.0.1 serving the student edition. MINITAPE_HUB_STUDENTS=10 for a bigger class.
 .PHONY: hub-test hub-links
@@ -108,7 +114,7 @@ hub-test: student
 	else \
 	  $(PY) -m pip install -q $(PROXY_PYPI); \
 	fi
-	MINITAPE_HUB_TEST=1 $(PY) -m pytest tests/hub
+	MINITAPE_HUB_TEST=1 $(PY) -m pytest tests/course/hub
 
 # nbgitpuller links that open each lesson of build/student/ on your hub, once that folder is published as a
 # git repository: make hub-links STUDENT_REPO=https://github.com/you/ad-class HUB_URL=https://hub.example.edu

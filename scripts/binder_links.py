@@ -1,7 +1,7 @@
 """Write the "launch on Binder" badge of README.md and of lesson 00 from pyproject.toml's repository address.
 
 The address lives only in pyproject.toml ([project.urls] Repository); the book reads it from there too.
-After changing it, run this script (tests/test_project.py fails until the badges match):
+After changing it, run this script (tests/course/test_project.py fails until the badges match):
 
     python scripts/binder_links.py
 """

@@ -98,7 +98,7 @@ def _move(source, target):
 def _text_files(root):
     files = sorted((root / "notebooks").glob("*.ipynb"))
     files += [root / name for name in ("README.md", "INSTRUCTORS.md") if (root / name).exists()]
-    files += sorted((root / "book").glob("*.md")) + sorted((root / "tests").glob("*.py"))
+    files += sorted((root / "book").glob("*.md")) + sorted((root / "tests").rglob("*.py"))
     return files
 
 

@@ -4,7 +4,7 @@ What TensorFlow's guide "Writing a training loop from scratch" uses, and
 no more: models (``Sequential``, ``Model`` subclassed with ``call``), layers
 (``Dense``, ``Flatten``, ``Dropout``), activations, initializers, optimizers
 (``SGD``, ``Adam``, ``RMSprop``, ``Adagrad``), losses and metrics. Their
-numbers are Keras 3's (tests/fixtures/tf_keras.json holds the ones recorded
+numbers are Keras 3's (tests/library/fixtures/tf_keras.json holds the ones recorded
 with TensorFlow 2.21). Any other name raises an error that lists what exists.
 
 >>> import minitape as mt

@@ -20,7 +20,7 @@ TensorShape([5, 1])
 [TensorShape([3, 4]), TensorShape([4]), TensorShape([4, 1]), TensorShape([1])]
 
 ``compile``, ``fit``, ``evaluate`` and ``predict`` are not in minitape's
-Keras: the training loop is yours to write and to read (see tests/test_keras.py).
+Keras: the training loop is yours to write and to read (see tests/library/test_keras.py).
 """
 
 from ..ops import zeros

@@ -27,7 +27,7 @@ WIDTH_INCHES, HEIGHT_INCHES = 7.5, 1000
 # is never the only difference (WCAG 2.1, 1.4.1): each kind also differs in
 # shape, corners, outline or weight. Text is black, or at least 4.5:1 against
 # its background, and lines at least 3:1 against the white page (WCAG 1.4.3,
-# 1.4.11; tests/test_viz.py computes every pair).
+# 1.4.11; tests/library/test_viz.py computes every pair).
 STYLES = {
     "variable": ("Variable", {"shape": "box", "style": "rounded,filled", "fillcolor": "#c7e9c0"}),
     "watched": ("watched tensor", {"shape": "box", "style": "filled", "fillcolor": "#c6dbef"}),  # square corners

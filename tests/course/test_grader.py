@@ -1,7 +1,8 @@
 """The trusted grader's judgement, in this process: every reference scores on the hidden cases, a stub and a wrong
 answer do not, malformed data scores nothing, and each student is judged on their own numbers.
 
-The sandbox and the whole route (nbgrader's gradebook, attacks by a student) are tests/test_cheating_student.py's.
+The sandbox and the whole route (nbgrader's gradebook, attacks by a student) are
+tests/course/test_cheating_student.py's.
 """
 
 import json
@@ -49,7 +50,7 @@ def test_every_reference_scores_and_a_stub_does_not(exercise_id, right):
 def predict_exercises():
     """The exercises whose heading says "predict": formative, so they carry no points and need no hidden cases."""
     found = set()
-    for path in sorted((pathlib.Path(__file__).parent.parent / "notebooks").glob("[0-9]*.ipynb")):
+    for path in sorted((pathlib.Path(__file__).resolve().parents[2] / "notebooks").glob("[0-9]*.ipynb")):
         for cell in nbformat.read(path, as_version=4).cells:
             heading = editions.exercise_heading(cell.source) if cell.cell_type == "markdown" else None
             if heading and any(editions.PREDICT.search(line) for line in cell.source.splitlines()

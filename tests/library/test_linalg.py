@@ -1,6 +1,6 @@
 """The rules of linear algebra against their closed forms, batched, at singular matrices, and their errors.
 
-tests/test_ops.py checks every rule against finite differences; here each
+tests/library/test_ops.py checks every rule against finite differences; here each
 gradient is compared with the formula derived in its docstring, computed
 with NumPy, so that a rule that is right only up to a transpose fails.
 """

@@ -1,7 +1,7 @@
 """Fixtures of the hub test: one JupyterHub, the student edition published as a git repository, the browser.
 
 The test starts servers and installs packages of its own, so it runs with `make hub-test`, not `make test`.
-It shares the browser tests' helpers (tests/browser/browser_support.py) and prints the times it measured.
+It shares the browser tests' helpers (tests/course/browser/browser_support.py) and prints the times it measured.
 """
 
 import importlib.util
@@ -36,7 +36,7 @@ def repository(tmp_path_factory):
 
 
 def _browser_fixtures():
-    """tests/browser/conftest.py, loaded under a name of its own, to share its fixtures."""
+    """tests/course/browser/conftest.py, loaded under a name of its own, to share its fixtures."""
     spec = importlib.util.spec_from_file_location("browser_fixtures", TESTS / "browser" / "conftest.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

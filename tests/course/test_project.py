@@ -23,7 +23,7 @@ from classroom.editions import tags
 tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard library from Python 3.11")
 
 IN_THE_COURSE_EXTRA = "Jupyter's packages are in the course extra: pip install -e '.[course]'"
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 

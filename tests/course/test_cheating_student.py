@@ -31,7 +31,7 @@ from classroom.probes import NotAnswered, Raised, ReturnedNone, Wrong
 pytest.importorskip("nbclient")
 pytest.importorskip("nbgrader")
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 LESSON = "05_reverse_mode"   # graded under nbgrader with a cheating submission
 STUDENTS = ["ada", "bob"]   # the class: the graded release holds their own data
 TAPE_LESSONS = ["11_build_your_own_tape", "13_your_tape_on_arrays"]   # whose later cells ran on a reference tape

@@ -18,7 +18,7 @@ import pathlib
 import subprocess
 import sys
 
-PACKAGE = pathlib.Path(__file__).resolve().parent.parent / "minitape"
+PACKAGE = pathlib.Path(__file__).resolve().parents[2] / "minitape"
 
 
 def _module_name(path):

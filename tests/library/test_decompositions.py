@@ -1,7 +1,7 @@
 """eigh, svd, qr and the solvers built on them: their gradients against the closed forms of their docstrings,
 computed with NumPy, what they do at repeated eigenvalues, and their errors.
 
-tests/test_ops.py checks every rule against finite differences, and tests/test_tf_fixtures.py against
+tests/library/test_ops.py checks every rule against finite differences, and tests/library/test_tf_fixtures.py against
 TensorFlow; here a rule that is right only up to a transpose, or on the wrong triangle, fails.
 """
 

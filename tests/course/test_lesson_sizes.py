@@ -11,7 +11,7 @@ import re
 import nbformat
 import pytest
 
-LESSONS = sorted((pathlib.Path(__file__).resolve().parent.parent / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+LESSONS = sorted((pathlib.Path(__file__).resolve().parents[2] / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 EXERCISE = re.compile(r"^#+\s*Exercise\s+\d+\.\d+\s*\(([^)]*)\)", re.MULTILINE)
 MINUTES_PER_EXERCISE = {"warm-up": 5, "easy": 5, "medium": 10, "stretch": 15}
 MOST_MINUTES, MOST_WORDS, FEWEST_EXERCISES = 75, 2600, 3

@@ -11,7 +11,7 @@ import pytest
 
 nbclient = pytest.importorskip("nbclient", reason="nbclient is in the test extra: pip install -e '.[test]'")
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 LESSON = ROOT / "notebooks" / "15_function_transformations.ipynb"
 SAYS = "JAX is not installed here"
 

@@ -8,7 +8,7 @@ import importlib.util
 import pathlib
 import sys
 
-SCRIPTS = pathlib.Path(__file__).resolve().parent.parent / "scripts"
+SCRIPTS = pathlib.Path(__file__).resolve().parents[2] / "scripts"
 
 
 def load_script(name):

@@ -24,8 +24,8 @@ import urllib.request
 
 from classroom.editions import tags
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.append(str(ROOT / "tests"))  # also when pytest is given tests/browser alone
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+sys.path.append(str(ROOT / "tests" / "course"))  # also when pytest is given tests/course/browser alone
 from repository_scripts import load_script  # noqa: E402
 
 LAB_CONFIG = ROOT / "scripts" / "lab-config"  # make lab's settings (scripts/lab.py)

@@ -285,112 +285,7 @@ def test_gradient_inside_the_context():
     assert len(tape) == 0 and z.numpy() == 27.0
 
 
-# 11. custom gradients -------------------------------------------------------------------------------------------------
-@mt.custom_gradient
-def clip_gradients(y):
-    def backward(dy):
-        return mt.clip_by_norm(dy, 0.5)
-    return y, backward
-
-
-def test_custom_gradient_clips_the_backward_pass():
-    v = mt.Variable(2.0)
-    with mt.GradientTape() as tape:
-        output = clip_gradients(v * v)
-    assert float(tape.gradient(output, v)) == 2.0
-
-
-def test_custom_gradient_under_nested_tapes():
-    @mt.custom_gradient
-    def log1pexp(x):
-        e = mt.exp(x)
-        return mt.math.log(1.0 + e), lambda upstream: upstream * (1.0 - 1.0 / (1.0 + e))
-
-    x = mt.constant(0.3, dtype=mt.float64)
-    with mt.GradientTape() as outer:
-        outer.watch(x)
-        with mt.GradientTape() as inner:
-            inner.watch(x)
-            y = log1pexp(x)
-        dy = inner.gradient(y, x)
-    sig = 1 / (1 + np.exp(-0.3))
-    assert float(dy) == pytest.approx(sig, rel=1e-15)
-    assert float(outer.gradient(dy, x)) == pytest.approx(sig * (1 - sig), rel=1e-14)
-
-
-def _gradient_through(custom_fn, x):
-    with mt.GradientTape() as tape:
-        tape.watch(x)
-        y = custom_fn(x)
-    return tape.gradient(y, x)
-
-
-def test_custom_gradient_contract_errors_name_the_function_the_input_and_the_shapes():
-    # each mistake is named, instead of failing deep inside NumPy
-    @mt.custom_gradient
-    def wrong_shape(x):
-        return x * 2.0, lambda upstream: mt.ones((5,))
-
-    @mt.custom_gradient
-    def two_for_one(x):
-        return x * 2.0, lambda upstream: (upstream, upstream)
-
-    @mt.custom_gradient
-    def forgets_grad_fn(x):
-        return x * 2.0
-
-    x = mt.constant([1.0, 2.0])
-    with pytest.raises(ValueError, match=r"grad_fn of wrong_shape returned a gradient of shape \(5,\) for "
-                                         r"input 0 \(x\), which has shape \(2,\)"):
-        _gradient_through(wrong_shape, x)
-    with pytest.raises(ValueError, match=r"grad_fn of two_for_one returned 2 gradient\(s\), but two_for_one has "
-                                         r"1 input\(s\): input 0 \(x\)"):
-        _gradient_through(two_for_one, x)
-    with pytest.raises(TypeError, match=r"forgets_grad_fn must return a pair \(y, grad_fn\).*a single Tensor"):
-        _gradient_through(forgets_grad_fn, x)
-
-
-# 12. Jacobians --------------------------------------------------------------------------------------------------------
-def test_jacobian_shapes_and_values():
-    x = mt.constant(np.arange(6.0).reshape(2, 3))
-    with mt.GradientTape(persistent=True) as tape:
-        tape.watch(x)
-        y = mt.matmul(x, mt.transpose(x))  # (2, 2)
-        z = x * x
-    jac = tape.jacobian(y, x)
-    assert jac.shape == (2, 2, 2, 3)
-    # d(x x^T)[i, j] / dx[k, l] = delta_ik x[j, l] + delta_jk x[i, l]
-    xv, expected = x.numpy(), np.zeros((2, 2, 2, 3))
-    for i in range(2):
-        for j in range(2):
-            expected[i, j, i] += xv[j]
-            expected[i, j, j] += xv[i]
-    np.testing.assert_allclose(jac.numpy(), expected)
-    bj = tape.batch_jacobian(z, x)
-    assert bj.shape == (2, 3, 3)
-    np.testing.assert_allclose(bj.numpy(), np.stack([np.diag(2 * r) for r in xv]))
-    with pytest.raises(ValueError, match=r"Need first dimension of target shape \(2, 2\) and source shape \(3, 1\)"):
-        tape.batch_jacobian(y, mt.constant(np.ones((3, 1))))
-    with pytest.raises(ValueError, match=r"Shape \(3,\) must have rank at least 2"):
-        tape.batch_jacobian(z, x[0])
-    with pytest.raises(ValueError, match=r"Shape \(2,\) must have rank at least 2"):   # a target of rank 1, as TF
-        tape.batch_jacobian(mt.reduce_sum(z, axis=1), x)
-    with pytest.raises(RuntimeError, match="persistent=True.*experimental_use_pfor=False"):
-        with mt.GradientTape() as once:
-            once.watch(x)
-            w = x * x
-        once.jacobian(w, x, experimental_use_pfor=False)
-
-
-def test_jacobian_of_unconnected_source():
-    x, u = mt.Variable([1.0, 2.0]), mt.Variable([[1.0]])
-    with mt.GradientTape(persistent=True) as tape:
-        y = x * 2.0
-    assert tape.jacobian(y, u) is None
-    assert tape.jacobian(y, u, unconnected_gradients="zero").shape == (2, 1, 1)
-
-
-# 13. threads ----------------------------------------------------------------------------------------------------------
+# 11. threads ----------------------------------------------------------------------------------------------------------
 def test_each_thread_has_its_own_tapes():
     barrier = threading.Barrier(2)
     results = {}
@@ -415,7 +310,7 @@ def test_each_thread_has_its_own_tapes():
     assert results["a"][1] == results["b"][1] == 1
 
 
-# 14. no recursion -----------------------------------------------------------------------------------------------------
+# 12. no recursion -----------------------------------------------------------------------------------------------------
 def test_a_chain_of_100000_ops_differentiates_without_recursion():
     x = mt.Variable(1.0, dtype=mt.float64)
     with mt.GradientTape() as tape:
@@ -425,7 +320,7 @@ def test_a_chain_of_100000_ops_differentiates_without_recursion():
     assert float(tape.gradient(y, x)) == pytest.approx(1.00001 ** 100_000, rel=1e-9)
 
 
-# 15. keeping only what the rule needs ---------------------------------------------------------------------------------
+# 13. keeping only what the rule needs ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("op", [mt.exp, mt.tanh, mt.sigmoid, mt.nn.relu])
 def test_output_only_ops_do_not_keep_their_input(op):
     a = mt.constant(np.linspace(-1.0, 1.0, 5))

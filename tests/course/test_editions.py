@@ -18,7 +18,7 @@ from classroom import editions
 
 nbclient = pytest.importorskip("nbclient", reason="nbclient is in the test extra: pip install -e '.[test]'")
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
 GRADED = "05_reverse_mode"  # the lesson nbgrader grades here: multi-part exercises, pictures and tables
 REFERENCE_PASSES = re.compile(r"^Reference solution of (\S+): it passes the check\.", re.MULTILINE)

@@ -10,7 +10,7 @@ import pytest
 
 from classroom.checks import assess
 
-LESSON = pathlib.Path(__file__).resolve().parents[1] / "notebooks" / "13_your_tape_on_arrays.ipynb"
+LESSON = pathlib.Path(__file__).resolve().parents[2] / "notebooks" / "13_your_tape_on_arrays.ipynb"
 
 
 def given_cells():
