@@ -40,6 +40,8 @@ and ``nest.py`` are TensorFlow's dtypes and nested structures.
 """
 
 import importlib
+import importlib.util
+import sys
 
 from . import autodiff, dual, image, keras, linalg, math, nest, nn, numeric, ops, random, test
 from .control import cond, map_fn, recompute_grad, vectorized_map, while_loop
@@ -65,6 +67,9 @@ __version__ = "0.1.0"
 
 def __getattr__(name):
     if name == "viz":  # the presentation wing needs graphviz: imported on first use, so the core needs only NumPy
+        if sys.modules.get("graphviz", True) is None or importlib.util.find_spec("graphviz") is None:
+            raise ImportError("minitape.viz draws tapes with the graphviz package, which is not installed: "
+                              "pip install 'minitape[viz]' (and Graphviz's dot program, e.g. apt install graphviz)")
         return importlib.import_module("minitape.viz")
     raise AttributeError(f"module 'minitape' has no attribute {name!r}")
 
