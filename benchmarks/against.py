@@ -5,11 +5,11 @@
 
 Two runs of ``run.py`` on a shared machine differ by more than most changes gain or lose, so
 this script measures both versions side by side, taking turns in one process (harness.py's
-method): the revision's ``minitape/`` is unpacked with ``git archive`` into a temporary folder
-as a package named ``minitape_before`` (the library imports itself only relatively), and the
-per-op chain (benchmark 1) and the MLP step (benchmark 2) run for NumPy by hand, minitape before,
-minitape now and, if installed, PyTorch. Each gradient is checked against NumPy's first.
-Prints the medians and the ratios now/before, vs NumPy and vs PyTorch.
+method, with every other round in reverse order): the revision's ``minitape/`` is unpacked
+with ``git archive`` into a temporary folder as a package named ``minitape_before`` (the
+library imports itself only relatively), and the per-op chain (benchmark 1) and the MLP step
+(benchmark 2) run for NumPy by hand, minitape before, minitape now and, if installed, PyTorch.
+Each gradient is checked against NumPy's first. Prints the medians and the ratios now/before, vs NumPy and vs PyTorch.
 """
 
 import single_thread  # noqa: F401  (first: pins every thread pool to one thread before NumPy loads)
@@ -56,7 +56,8 @@ def measure(benchmark, libraries, rounds, torch):
         builders[name] = (lambda module=module: benchmark.gradient_tape(module))
     if torch:
         builders["torch"] = benchmark.pytorch
-    return harness.compare(builders, [name for name in builders if name not in ("numpy", "minitape")], rounds)
+    return harness.compare(builders, [name for name in builders if name not in ("numpy", "minitape")], rounds,
+                           alternate=True)
 
 
 def main():

@@ -45,15 +45,21 @@ class Timing:
         return {"median_s": self.median, "iqr_s": self.spread, "rounds": len(self.seconds)}
 
 
-def time_side_by_side(cases, rounds, warmup=2):
-    """{name: Timing} for the zero-argument callables ``cases``, measured in turns."""
+def time_side_by_side(cases, rounds, warmup=2, alternate=False):
+    """{name: Timing} for the zero-argument callables ``cases``, measured in turns.
+
+    With ``alternate``, every other round takes the cases in reverse order, so that no case
+    always runs right after the same one (what ran before leaves the caches warm or cold for
+    it: comparing two versions of one library, that alone moved the ratio by up to 7 %).
+    """
     for case in cases.values():
         for _ in range(warmup):
             case()
     freeze_the_heap()
     seconds = {name: [] for name in cases}
-    for _ in range(rounds):
-        for name, case in cases.items():
+    order = list(cases.items())
+    for round_ in range(rounds):
+        for name, case in (order[::-1] if alternate and round_ % 2 else order):
             gc.collect()
             start = time.perf_counter()
             case()
@@ -85,7 +91,7 @@ def check_close(got, want, rtol=1e-3):
     return passed, worst
 
 
-def compare(builders, available, rounds):
+def compare(builders, available, rounds, alternate=False):
     """Check NumPy's, minitape's and the ``available`` frameworks' gradients, then time them side by side.
 
     ``builders`` maps a library's name to a function that sets it up and returns two
@@ -103,7 +109,7 @@ def compare(builders, available, rounds):
         reference = result if reference is None else reference
         checks[name] = check_close(result, reference)
         cases[name, "forward"], cases[name, "gradient"] = forward, gradient
-    timings = time_side_by_side(cases, rounds)
+    timings = time_side_by_side(cases, rounds, alternate=alternate)
     return {name: {"forward": timings[name, "forward"], "gradient": timings[name, "gradient"], "check": checks[name]}
             for name in names}
 
