@@ -58,7 +58,10 @@ def jacobian(tape, target, sources, unconnected_gradients=UnconnectedGradients.N
                         "them into one with mt.stack)")
     flat_sources = nest.flatten(sources)
     rows = tape.vjps(target, flat_sources, OneHots(target), method="jacobian")
-    shape = lambda s: target.array.shape + s.array.shape  # noqa: E731
+
+    def shape(source):
+        return target.array.shape + source.array.shape
+
     jacobians = [_joined(r, stack, shape(s), s) for r, s in zip(rows, flat_sources)]
     return nest.pack_sequence_as(sources, final_results(jacobians, flat_sources, unconnected, shape))
 
@@ -133,11 +136,12 @@ class OneHots(collections.abc.Sequence):
         return int(np.prod(shape[1:] if self.per_example else shape))
 
     def __getitem__(self, k):
-        if not 0 <= k < len(self):
+        count = len(self)
+        if not 0 <= k < count:
             raise IndexError(k)
         array = self.target.array
         rows = array.shape[0] if self.per_example else 1
-        seed = np.zeros((rows, len(self)), dtype=array.dtype)
+        seed = np.zeros((rows, count), dtype=array.dtype)
         seed[:, k] = 1
         return Tensor(seed.reshape(array.shape))
 

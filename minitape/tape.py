@@ -245,11 +245,11 @@ class GradientTape(recording.Recorder):
             if not seeds:
                 return [[] if s.id == target.id or target.id in self._needed([s]) else None for s in sources]
             needed = self._needed(sources)
+            last = len(seeds) - 1
             passes = []
             for k, seed in enumerate(seeds):
-                last = k == len(seeds) - 1
                 adjoints = sweep(self._records, {target.id: seed}, needed, retain,
-                                 release=last and not self._persistent)
+                                 release=k == last and not self._persistent)
                 passes.append([adjoints.get(s.id) for s in sources])
             return [None if passes[0][j] is None else [p[j] for p in passes] for j in range(len(sources))]
         finally:
