@@ -72,6 +72,9 @@ class Broadcasting(Primitive):
     __slots__ = ()
 
     def vjp(self, g, ans, inputs, attrs, needed):
+        # Shortcut: Primitive.vjp's loop with the summing back inside it. Calling Primitive.vjp and then
+        # un-broadcasting in a second loop costs 6 % more instructions per op of a recorded chain and its gradient
+        # (49,510 against 46,525: callgrind on benchmarks/per_op.py, where 3 ops in 4 broadcast).
         grads = []
         for rule, need, x in zip(self.vjp_rules, needed, inputs):
             grad = rule(g, ans, *inputs, **attrs) if need and rule is not None else None
