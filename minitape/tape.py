@@ -267,7 +267,6 @@ class GradientTape(recording.Recorder):
                                f"mt.GradientTape(persistent=True) to ask for several gradients, or record again "
                                f"in a new `with` block.")
 
-
     def _leave_context(self):
         """Called inside the ``with`` block, a non-persistent tape stops; a persistent one warns."""
         if self._recording:
