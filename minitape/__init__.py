@@ -10,54 +10,52 @@ Write TensorFlow code with ``mt.`` for ``tf.``:
 <mt.Tensor: shape=(), dtype=float32, numpy=27.0>
 
 Where to read the source, in order (README.md's table says the same, and it is the order a
-gradient runs in: a value, an op on it, the recorder that hears it, the sweep back):
+gradient runs in: a value, an op on it, the recorder that hears it, the sweep back). The top of
+the package is the engine, and nothing else:
 
 * ``tensor.py``, ``variable.py``: a Tensor is a NumPy value with an id; a Variable a mutable one
-  (``tensor_shape.py``, ``indexed_slices.py``: TensorFlow's ``TensorShape`` and ``IndexedSlices``);
+  (``tensor_shape.py``, ``dtypes.py``: its shape and dtypes);
 * ``primitive.py``: an op = a NumPy forward + a VJP rule + a JVP rule; ``apply``, which every op runs;
 * ``ops/``: every op and its rules, a module per family (``ops/__init__.py`` lists them), beside
-  ``arguments.py`` (TensorFlow's rules for an op's arguments), ``axes.py`` and ``operators.py``
-  (``x * y`` is ``multiply(x, y)``);
+  ``arguments.py`` (TensorFlow's rules for an op's arguments), ``axes.py``, ``exports.py`` (the
+  namespaces each op names where it is declared) and ``operators.py`` (``x * y`` is ``multiply(x, y)``);
 * ``recording.py``: who listens to the ops (tapes, accumulators, counters);
 * ``engine.py``: a record per op, and ``sweep``, the backward pass every gradient runs;
-* ``tape.py``: ``GradientTape``, TensorFlow's front end on the engine (``jacobians.py``: its Jacobians,
-  a sweep per row, through ``tape.vjps``; ``unconnected.py``: what an unconnected source gets);
+* ``tape.py``: ``GradientTape``, the tape on the engine (``jacobians.py``: its Jacobians, a sweep per
+  row, through ``tape.vjps``; ``unconnected.py``: what an unconnected source gets; ``nest.py``: the
+  nested structures of its sources);
 * ``forward.py``: forward mode (``mt.autodiff.ForwardAccumulator``);
-* ``custom_gradient.py``: user-defined gradient rules;
-* ``control.py``: ``cond``, ``while_loop``, ``map_fn``, ``recompute_grad``; ``eager_function.py``: ``function``;
-* ``module.py``: ``Module``, a model's Variables found through its attributes (``scopes.py``: ``name_scope``);
-* ``tensor_array.py``, ``printing.py``: ``TensorArray`` and ``print``, as in TensorFlow's eager mode;
-* ``keras/``: the Keras pieces of a custom training loop (layers, optimizers, losses, metrics);
-* ``numeric.py``: finite differences and gradient checking;
-* ``dual.py``: dual numbers, forward mode in a few lines;
-* ``viz/``: the presentation wing, which nothing above imports: a tape read back from its public
-  records, as evaluation traces (the three tables of the AD literature) and as pictures (needs
-  Graphviz; ``mt.viz`` loads it on first use).
+* ``numeric.py``: finite differences and gradient checking; ``dual.py``: dual numbers, forward mode in
+  a few lines.
 
-``math.py``, ``linalg.py``, ``nn.py``, ``test.py`` and ``autodiff.py`` only gather names under
-TensorFlow's namespaces; ``random.py`` and ``image.py`` hold ``mt.random`` and ``mt.image``; ``dtypes.py``
-and ``nest.py`` are TensorFlow's dtypes and nested structures.
+Beside the engine, each in a package of its own: ``tensorflow/``, the rest of TensorFlow's API
+(``mt.math``, ``mt.nn``, ``mt.linalg``, ``custom_gradient``, control flow, ``Module``, ``mt.random``,
+...: its ``__init__.py`` lists them); ``keras/``, the Keras pieces of a custom training loop; and
+``viz/``, the presentation wing, which nothing above imports: a tape read back from its public
+records, as evaluation traces (the three tables of the AD literature) and as pictures (needs
+Graphviz; ``mt.viz`` loads it on first use).
 """
 
 import importlib
 import importlib.util
 import sys
 
-from . import autodiff, dual, image, keras, linalg, math, nest, nn, numeric, ops, random, test
-from .control import cond, map_fn, recompute_grad, vectorized_map, while_loop
-from .eager_function import TensorSpec, function, get_static_value, py_function
-from .custom_gradient import custom_gradient
-from .module import Module
+from . import dual, keras, nest, numeric, ops
+from .tensorflow import autodiff, image, linalg, math, nn, random, test
+from .tensorflow.control import cond, map_fn, recompute_grad, vectorized_map, while_loop
+from .tensorflow.custom_gradient import custom_gradient
+from .tensorflow.eager_function import TensorSpec, function, get_static_value, py_function
+from .tensorflow.indexed_slices import IndexedSlices
+from .tensorflow.module import Module
+from .tensorflow.printing import print as print  # noqa: A004 (mt.print is tf.print; `as print` marks it exported)
+from .tensorflow.scopes import name_scope
+from .tensorflow.tensor_array import TensorArray
 from .numeric import check_gradients
 from .dtypes import (DType, as_dtype, bool, float16, float32, float64, int8, int16, int32, int64,  # noqa: A004
                      uint8, uint16, uint32, uint64)
 from .ops import *
-from .printing import print as print  # noqa: A004 (mt.print is tf.print; `as print` marks it exported)
-from .scopes import name_scope
-from .tensor_array import TensorArray
 from .tape import GradientTape
 from .tensor import Tensor, constant, convert_to_tensor, is_tensor
-from .indexed_slices import IndexedSlices
 from .tensor_shape import TensorShape
 from .variable import Variable
 from .unconnected import UnconnectedGradients

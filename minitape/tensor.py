@@ -233,8 +233,9 @@ class packing:
 
 
 # How the objects of a class this module cannot name become tensors, by class: a Variable is read (the op
-# read_value, registered by ops/operators.py), IndexedSlices become dense (indexed_slices.py). Both modules are
-# built on this one, so they register their conversion here, as TensorFlow's do in its tensor_conversion_registry.
+# read_value, registered by ops/operators.py), IndexedSlices become dense (tensorflow/indexed_slices.py). Both
+# modules are built on this one, so they register their conversion here, as TensorFlow's do in its
+# tensor_conversion_registry.
 conversions = {}  # class -> function(value, dtype) -> Tensor
 
 

@@ -9,10 +9,20 @@ it is connected to the same gradient; ``assign`` changes its value in place.
 <mt.Variable 'v:0' shape=() dtype=float32, numpy=4.0>
 """
 
+import threading
+
 import numpy as np
 
-from . import recording, scopes
+from . import recording
 from .tensor import Tensor, convert_to_tensor, format_value
+
+
+class _NamePrefix(threading.local):
+    value = ""  # "", or the innermost name scope's name ending with "/"
+
+
+# The prefix of the names of Variables made in this thread: ``mt.name_scope`` (minitape/tensorflow/scopes.py) sets it.
+name_prefix = _NamePrefix()
 
 
 class Variable(Tensor):
@@ -44,7 +54,7 @@ class Variable(Tensor):
                              f"but shape={tuple(shape)} was given")
         super().__init__(np.array(value))  # our own copy: later assigns never alias the caller's array
         self._trainable = bool(trainable)
-        self._name = f"{scopes.current()}{name or 'Variable'}:0"  # inside mt.name_scope("layer"): 'layer/w:0'
+        self._name = f"{name_prefix.value}{name or 'Variable'}:0"  # inside mt.name_scope("layer"): 'layer/w:0'
         self._shape = np.shape(value)
 
     @property

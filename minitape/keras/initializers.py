@@ -16,7 +16,7 @@ import math
 
 from ..dtypes import as_dtype
 from ..ops import ones, zeros
-from ..random import normal, truncated_normal, uniform
+from ..tensorflow.random import normal, truncated_normal, uniform
 from .backend import floatx
 from .namespace import missing_names
 

@@ -36,9 +36,10 @@ import numpy as np
 
 from .. import nest
 from ..dtypes import as_dtype
-from ..module import Module, _snake_case
-from ..ops import cast, dropout, matmul, reshape
-from ..random import uniform
+from ..tensorflow.module import Module, _snake_case
+from ..ops import cast, matmul, reshape
+from ..tensorflow.nn import dropout
+from ..tensorflow.random import uniform
 from ..tensor import Tensor, convert_to_tensor
 from ..variable import Variable
 from . import activations, initializers

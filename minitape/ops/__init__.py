@@ -1,4 +1,4 @@
-"""Every op minitape knows, gathered in one namespace (``mt.ops``).
+"""Every op minitape knows, gathered in one namespace (``mt.ops``); importing it declares them all.
 
 The ops are grouped by family, one module each. On each element:
 
@@ -42,8 +42,9 @@ Neural networks (most of ``mt.nn``):
 * :mod:`.convolution`: convolution, conv1d, conv2d, conv2d_transpose;
 * :mod:`.pooling`: max and average pooling.
 
-No module is named after a namespace: ``mt.linalg``, ``mt.nn`` and ``mt.math`` gather the ops of several
-families under TensorFlow's names.
+No module is named after a namespace: each op lists the namespaces it is found in where it is declared
+(:mod:`.exports`), and ``mt.linalg``, ``mt.nn``, ``mt.math``, ``minitape.torch`` and ``minitape.jax.numpy`` are
+made from those lists.
 
 Beside the families: :mod:`.arguments` (TensorFlow's rules for an op's
 arguments: dtypes, conversion), :mod:`.axes` (reading ``axis`` and shape
@@ -57,52 +58,16 @@ NumPy forward, VJP rule and JVP rule are written side by side.
 :mod:`.operators` once all exist, since ``tensor.py`` is below them.
 """
 
-from .broadcasting import *  # noqa: F403
-from .comparisons import *  # noqa: F403
-from .contractions import *  # noqa: F403
-from .creation import *  # noqa: F403
-from .cross_entropy import *  # noqa: F403
-from .elementwise import *  # noqa: F403
-from .indexing import *  # noqa: F403
-from .norms import *  # noqa: F403
-from .padding import *  # noqa: F403
-from .products import *  # noqa: F403
-from .reductions import *  # noqa: F403
-from .scatter import *  # noqa: F403
-from .shapes import *  # noqa: F403
-from .slicing import *  # noqa: F403
-from .sorting import *  # noqa: F403
-from .transcendental import *  # noqa: F403
-
-# Ops that TensorFlow has only under tf.math, tf.linalg or tf.nn are in mt.ops (and mt.math, mt.linalg, mt.nn), not
-# at the top level, as in TensorFlow: there is no tf.trace, only tf.linalg.trace.
-from .comparisons import ceil, is_finite, is_inf, is_nan  # noqa: F401
-from .transcendental import digamma, erf, erfc, expm1, lgamma, log_sigmoid, xlogy  # noqa: F401
-from .reductions import reduce_std, reduce_variance  # noqa: F401
-from .norms import global_norm, normalize, reduce_euclidean_norm  # noqa: F401
-from .scatter import segment_sum, unsorted_segment_sum  # noqa: F401
-from .sorting import top_k  # noqa: F401
-from .products import cross, matvec  # noqa: F401
-from .inverses import cholesky, det, inv, logdet, slogdet, solve  # noqa: F401
-from .diagonals import (adjoint, band_part, diag, diag_part, set_diag, tensor_diag, tensor_diag_part,  # noqa: F401
-                        trace)
-from .decompositions import eigh, eigvalsh, svd  # noqa: F401
-from .solvers import cholesky_solve, lstsq, pinv, qr, triangular_solve  # noqa: F401
-from .activation_functions import elu, gelu, leaky_relu, relu6, selu, silu, softsign, swish  # noqa: F401
-from .cross_entropy import sparse_softmax_cross_entropy_with_logits  # noqa: F401
-from .normalization import batch_normalization, dropout, l2_normalize, moments  # noqa: F401
-from .indexing import embedding_lookup  # noqa: F401
-from .convolution import conv1d, conv2d, conv2d_transpose, convolution  # noqa: F401
-from .pooling import avg_pool, avg_pool1d, avg_pool2d, max_pool, max_pool1d, max_pool2d  # noqa: F401
-
-from . import (activation_functions, broadcasting, casting, comparisons, contractions, creation, cross_entropy,
-               decompositions, diagonals, elementwise, indexing, inverses, normalization, norms, padding, pooling,
-               products, reductions, scatter, shapes, slicing, solvers, sorting, transcendental)
+from . import (activation_functions, broadcasting, casting, comparisons, contractions, creation,  # noqa: F401
+               cross_entropy, decompositions, diagonals, elementwise, indexing, inverses, normalization, norms,
+               padding, pooling, products, reductions, scatter, shapes, slicing, solvers, sorting, transcendental)
 from . import operators  # noqa: F401  (gives Tensor and Variable their operators, once every op exists)
+from .exports import names
+from .slicing import newaxis  # x[:, mt.newaxis]: None, not an op
 
-__all__ = list(dict.fromkeys(name for module in (activation_functions, broadcasting, casting, comparisons, contractions,
-                                                  creation, cross_entropy, decompositions, diagonals, elementwise,
-                                                  indexing, inverses, normalization, norms, padding, pooling, products,
-                                                  reductions, scatter, shapes, slicing, solvers, sorting,
-                                                  transcendental)
-                             for name in module.__all__))
+# Every op under its TensorFlow names: those of the top level (``mt.sin``) and those TensorFlow has only under tf.math,
+# tf.nn or tf.linalg (``mt.ops.erf`` is ``mt.math.erf``; there is no tf.erf, and no mt.erf). ``from minitape.ops
+# import *`` takes the top level's, as ``mt.`` does.
+globals().update({name: op for space in ("tf.linalg", "tf.nn", "tf.math", "tf")
+                  for name, op in names(space).items()})
+__all__ = [*names("tf"), "newaxis"]

@@ -13,6 +13,7 @@ from ..primitive import Primitive, apply
 from .arguments import check_dtype, convert_inputs, float_input
 from .elementwise import abs, cast, pow, reciprocal, where  # noqa: A004
 from .transcendental import erfc, sigmoid, tanh
+from .exports import exported
 
 
 # -- activations: elu and swish -------------------------------------------------------------------------
@@ -22,6 +23,7 @@ _elu = Primitive("elu", lambda x: np.where(x > 0, x, np.expm1(np.minimum(x, 0)))
                  vjp=_elu_derivative, jvp=_elu_derivative)
 
 
+@exported("tf.nn")
 def elu(features, name=None):
     """The exponential linear unit: ``x`` for ``x > 0``, ``e**x - 1`` otherwise.
 
@@ -31,6 +33,7 @@ def elu(features, name=None):
     return apply(_elu, (float_input("elu", features, "features"),))
 
 
+@exported("tf.nn:silu", "tf.nn")
 def swish(features, beta=1.0):
     """``x * sigmoid(beta * x)`` (also called SiLU); ``beta`` may be a tensor that learns.
 
@@ -51,6 +54,7 @@ _relu6 = Primitive("relu6", lambda x: np.clip(x, 0, 6).astype(x.dtype), vjp=_rel
                    jvp=_relu6_derivative)
 
 
+@exported("tf.nn")
 def relu6(features, name=None):
     """min(max(x, 0), 6): a relu capped at 6; its gradient is 0 at 0 and at 6.
 
@@ -68,6 +72,7 @@ _leaky_relu = Primitive("leaky_relu", lambda x, alpha: np.where(x > 0, x, x * x.
                         vjp=_leaky_relu_derivative, jvp=_leaky_relu_derivative)
 
 
+@exported("tf.nn")
 def leaky_relu(features, alpha=0.2, name=None):
     """``x`` for ``x > 0``, ``alpha * x`` otherwise; integers become float32, as in TensorFlow.
 
@@ -89,6 +94,7 @@ _selu = Primitive(
     keeps="output", vjp=_selu_derivative, jvp=_selu_derivative)
 
 
+@exported("tf.nn")
 def selu(features, name=None):
     """The scaled exponential linear unit: ``scale * x`` for x > 0, ``scale * alpha * (e**x - 1)`` otherwise.
 
@@ -103,6 +109,7 @@ _softsign = Primitive("softsign", lambda x: x / (1 + np.abs(x)), vjp=_softsign_d
                       jvp=_softsign_derivative)
 
 
+@exported("tf.math", "tf.nn")
 def softsign(features, name=None):
     """x / (1 + |x|): like tanh, between -1 and 1, but approaching them slowly.
 
@@ -112,6 +119,7 @@ def softsign(features, name=None):
     return apply(_softsign, (float_input("softsign", features, "features"),))
 
 
+@exported("tf.nn")
 def gelu(features, approximate=False, name=None):
     """The Gaussian error linear unit, ``x`` times the normal distribution's CDF at x: ``x/2 erfc(-x/sqrt 2)``.
 
@@ -129,6 +137,3 @@ def gelu(features, approximate=False, name=None):
     if approximate:
         return 0.5 * x * (1.0 + tanh(0.7978845608028654 * (x + 0.044715 * pow(x, 3.0))))
     return 0.5 * x * erfc(-x * 0.7071067811865476)
-
-
-__all__ = []  # all are tf.nn's only, not at TensorFlow's top level: see ops/__init__.py

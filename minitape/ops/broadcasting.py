@@ -11,6 +11,7 @@ import numpy as np
 from ..primitive import Primitive, apply
 from .arguments import convert_input
 from .axes import integer_tuple
+from .exports import exported
 
 
 _broadcast_to = Primitive("broadcast_to", lambda x, shape: np.broadcast_to(x, shape),
@@ -18,6 +19,7 @@ _broadcast_to = Primitive("broadcast_to", lambda x, shape: np.broadcast_to(x, sh
                           jvp="linear")
 
 
+@exported("tf")
 def broadcast_to(input, shape):
     """Repeat ``input`` along new or size-1 dimensions to reach ``shape`` (NumPy's rules)."""
     x = convert_input(input, None, "broadcast_to")
@@ -44,6 +46,7 @@ _unbroadcast = Primitive("unbroadcast", _sum_to_shape,
                          jvp="linear")
 
 
+@exported("tf")
 def unbroadcast(x, shape):
     """Undo broadcasting: sum ``x`` down to ``shape``. The gradient of a broadcast input.
 
@@ -88,6 +91,3 @@ class Broadcasting(Primitive):
         if total is not None and total.array.shape != ans.array.shape:
             total = broadcast_to(total, ans.array.shape)
         return total
-
-
-__all__ = ["broadcast_to", "unbroadcast"]

@@ -7,12 +7,14 @@ packing a list), while ``cast`` needs nothing but :mod:`minitape.primitive`.
 from ..dtypes import as_dtype
 from ..primitive import Primitive, apply
 from .arguments import convert_inputs
+from .exports import exported
 
 _cast = Primitive("cast", lambda x, dtype: x.astype(dtype),
                   vjp=[lambda g, z, x, dtype: cast(g, x.array.dtype)],
                   jvp=[lambda t, z, x, dtype: cast(t, dtype)])
 
 
+@exported("tf")
 def cast(x, dtype):
     """``x`` converted to ``dtype``. Gradients flow between floating dtypes only (as in TF).
 
@@ -27,6 +29,3 @@ def cast(x, dtype):
     if x.array.dtype == dtype:
         return x
     return apply(_cast, (x,), {"dtype": dtype})
-
-
-__all__ = ["cast"]

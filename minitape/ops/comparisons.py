@@ -13,6 +13,7 @@ from .arguments import check_dtype, convert_inputs
 from ..tensor import Tensor
 from .elementwise import no_gradient
 from .axes import one_axis
+from .exports import export, exported
 
 
 equal = no_gradient("equal", np.equal, "x == y, a boolean tensor.", dtypes=ALL)
@@ -27,13 +28,14 @@ logical_or = no_gradient("logical_or", np.logical_or, "x or y, for booleans.", d
 logical_xor = no_gradient("logical_xor", np.logical_xor, "x xor y (one but not both), for booleans.", dtypes=BOOL)
 # The operators &, |, ^ and ~: logical for booleans, bitwise for integers (as in TensorFlow and NumPy).
 bitwise_and = no_gradient("bitwise_and", np.bitwise_and, "x & y: and, bit by bit (for booleans: and).",
-                          dtypes=INTEGERS_AND_BOOL)
+                          dtypes=INTEGERS_AND_BOOL, names=())
 bitwise_or = no_gradient("bitwise_or", np.bitwise_or, "x | y: or, bit by bit (for booleans: or).",
-                         dtypes=INTEGERS_AND_BOOL)
+                         dtypes=INTEGERS_AND_BOOL, names=())
 bitwise_xor = no_gradient("bitwise_xor", np.bitwise_xor, "x ^ y: xor, bit by bit (for booleans: xor).",
-                          dtypes=INTEGERS_AND_BOOL)
+                          dtypes=INTEGERS_AND_BOOL, names=())
 
 
+@exported("tf", "tf.math")
 def logical_not(x):
     """not x, for booleans; no gradient."""
     (x,) = convert_inputs("logical_not", x)
@@ -46,6 +48,7 @@ def invert(x):
     return Tensor(np.invert(check_dtype("invert", x, INTEGERS_AND_BOOL).array))
 
 
+@exported("tf", "tf.math")
 def round(x):  # noqa: A001  (TensorFlow's name)
     """Round to the nearest integer, halves to even (as TF and NumPy do). No gradient: the result
     is a constant to every tape (see the custom-gradients lesson for a straight-through estimator)."""
@@ -65,13 +68,17 @@ def _float_test(name, numpy_fn, doc):
 
 
 # floor and ceil are step functions: their gradient is None, as in TensorFlow (which registers none).
-floor = _float_test("floor", np.floor, "The largest integer not above x, as a float. No gradient (None).")
-ceil = _float_test("ceil", np.ceil, "The smallest integer not below x, as a float. No gradient (None).")
-is_nan = _float_test("is_nan", np.isnan, "Whether x is NaN, elementwise (a boolean tensor).\n\n"
+floor = export(_float_test("floor", np.floor, "The largest integer not above x, as a float. No gradient (None)."),
+       ("tf", "tf.math"))
+ceil = export(_float_test("ceil", np.ceil, "The smallest integer not below x, as a float. No gradient (None)."),
+       ("tf.math",))
+is_nan = export(_float_test("is_nan", np.isnan, "Whether x is NaN, elementwise (a boolean tensor).\n\n"
                      "    >>> is_nan([1.0, float('nan')]).numpy()\n"
-                     "    array([False,  True])")
-is_inf = _float_test("is_inf", np.isinf, "Whether x is inf or -inf, elementwise (a boolean tensor).")
-is_finite = _float_test("is_finite", np.isfinite, "Whether x is neither inf, -inf nor NaN (a boolean tensor).")
+                     "    array([False,  True])"), ("tf.math",))
+is_inf = export(_float_test("is_inf", np.isinf, "Whether x is inf or -inf, elementwise (a boolean tensor)."),
+       ("tf.math",))
+is_finite = export(_float_test("is_finite", np.isfinite, "Whether x is neither inf, -inf nor NaN (a boolean tensor)."),
+       ("tf.math",))
 
 def _arg_extreme(name, numpy_fn, nan_as):
     def op(input, axis=None, output_type="int64"):
@@ -89,16 +96,14 @@ def _arg_extreme(name, numpy_fn, nan_as):
     return op
 
 
-argmax = _arg_extreme("argmax", np.argmax, -np.inf)
+argmax = export(_arg_extreme("argmax", np.argmax, -np.inf), ("tf", "tf.math"))
 argmax.__doc__ = """The index of the largest element along ``axis`` (default 0), skipping NaN. No gradient.
 
     >>> argmax([1.0, float("nan"), 3.0]).numpy()
     np.int64(2)
     """
-argmin = _arg_extreme("argmin", np.argmin, np.inf)
+argmin = export(_arg_extreme("argmin", np.argmin, np.inf), ("tf", "tf.math"))
 argmin.__doc__ = "The index of the smallest element along ``axis`` (default 0), skipping NaN. No gradient."
 
 
 # ceil, is_nan, is_inf and is_finite are tf.math's only; bitwise_* and invert: the operators &, |, ^ and ~ only
-__all__ = ["equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "logical_and", "logical_or",
-           "logical_xor", "logical_not", "round", "argmax", "argmin", "floor"]

@@ -10,6 +10,7 @@ from .arguments import convert_inputs
 from ..tensor import Tensor
 from .creation import eye, ones
 from .reductions import reduce_sum
+from .exports import exported
 
 
 # -- einsum ---------------------------------------------------------------------------------------------
@@ -137,6 +138,7 @@ def _parse_einsum(equation, shapes):
     return tuple(spelled), out.replace("...", letters)
 
 
+@exported("tf", "tf.linalg")
 def einsum(equation, *inputs, **kwargs):
     """Sums of products over labelled dimensions, as written in ``equation`` (Einstein's notation).
 
@@ -180,6 +182,7 @@ def _tensordot_axes(axes, ra, rb):
     return [i % ra for i in pair[0]], [i % rb for i in pair[1]]
 
 
+@exported("tf", "tf.linalg")
 def tensordot(a, b, axes, name=None):
     """Sums of products of ``a`` and ``b`` over pairs of axes: a matrix product generalized to any rank.
 
@@ -206,6 +209,3 @@ def tensordot(a, b, axes, name=None):
     out = "".join(term_a[i] for i in range(len(sa)) if i not in a_axes) + \
         "".join(term_b[j] for j in range(len(sb)) if j not in b_axes)
     return _contract((term_a, "".join(term_b)), out, (a, b))
-
-
-__all__ = ["einsum", "tensordot"]

@@ -36,6 +36,7 @@ from ..primitive import Primitive, apply
 from .arguments import check_dtype, convert_inputs
 from ..tensor import Tensor
 from .shapes import concat, reshape, transpose
+from .exports import exported
 
 _CONV_DTYPES = FLOATING | {np.dtype(np.int32)}  # TensorFlow's Conv2D kernel's list
 
@@ -282,6 +283,7 @@ def _convolve(op_name, input, filters, strides, padding, dilations, d, channels_
     return y if len(batch) == 1 else reshape(y, [*batch, *outputs, w.array.shape[-1]])
 
 
+@exported("tf.nn")
 def convolution(input, filters, strides=None, padding="VALID", data_format=None, dilations=None, name=None):
     """The convolution of ``input`` with ``filters`` over 1, 2 or 3 spatial axes, as many as ``filters`` has
     beyond its two channel axes (see :func:`conv2d`).
@@ -298,6 +300,7 @@ def convolution(input, filters, strides=None, padding="VALID", data_format=None,
     return _convolve("convolution", x, w, strides, padding, dilations, d, channels_first)
 
 
+@exported("tf.nn")
 def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, name=None):
     """The 1-D convolution of ``input`` (batch, width, in channels) with ``filters`` (width, in, out).
 
@@ -311,6 +314,7 @@ def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, n
     return _convolve("conv1d", input, filters, stride, padding, dilations, 1, channels_first)
 
 
+@exported("tf.nn")
 def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None, name=None):
     """The 2-D convolution of ``input`` (batch, height, width, in channels) with ``filters`` (height, width, in,
     out): ``output[n, i, j, o] = sum over a, b, c of padded[n, i*s + a*r, j*s + b*r, c] * filters[a, b, c, o]``.
@@ -335,6 +339,7 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
     return _convolve("conv2d", input, filters, strides, padding, dilations, 2, channels_first, explicit=True)
 
 
+@exported("tf.nn")
 def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data_format="NHWC", dilations=None,
                      name=None):
     """The transposed convolution: the input's gradient of the ``conv2d`` that maps a tensor of ``output_shape``
@@ -367,7 +372,3 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data
         raise ValueError(f"{op_name}: a conv2d of a {shape} tensor with filters of shape {list(w.array.shape)} "
                          f"(height, width, out, in) gives {expected}, but the input has shape {list(g.array.shape)}")
     return _conv_transpose(g, w, strides, dilations, pads, tuple(shape[1:3]))
-
-
-# All are tf.nn's only, not at TensorFlow's top level: ops/__init__.py and minitape/nn.py import them by name.
-__all__ = []

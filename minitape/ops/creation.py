@@ -21,6 +21,7 @@ from .axes import integer_axes, one_axis
 from .broadcasting import broadcast_to
 from .shapes import concat, expand_dims
 from .slicing import getitem
+from .exports import exported
 
 
 def _shape(shape, op_name):
@@ -31,28 +32,33 @@ def _shape(shape, op_name):
     return dims
 
 
+@exported("tf")
 def zeros(shape, dtype="float32"):
     """A tensor of ``shape`` filled with 0."""
     return Tensor(np.zeros(_shape(shape, "zeros"), dtype=as_dtype(dtype).as_numpy_dtype))
 
 
+@exported("tf")
 def ones(shape, dtype="float32"):
     """A tensor of ``shape`` filled with 1."""
     return Tensor(np.ones(_shape(shape, "ones"), dtype=as_dtype(dtype).as_numpy_dtype))
 
 
+@exported("tf")
 def zeros_like(input, dtype=None):
     """Zeros with the shape (and, unless ``dtype`` is given, the dtype) of ``input``."""
     (x,) = convert_inputs("zeros_like", input)
     return Tensor(np.zeros(x.array.shape, dtype=x.array.dtype if dtype is None else as_dtype(dtype).as_numpy_dtype))
 
 
+@exported("tf")
 def ones_like(input, dtype=None):
     """Ones with the shape (and, unless ``dtype`` is given, the dtype) of ``input``."""
     (x,) = convert_inputs("ones_like", input)
     return Tensor(np.ones(x.array.shape, dtype=x.array.dtype if dtype is None else as_dtype(dtype).as_numpy_dtype))
 
 
+@exported("tf")
 def fill(dims, value):
     """A tensor of shape ``dims`` with every element equal to the scalar ``value`` (whose dtype it takes).
 
@@ -69,6 +75,7 @@ def fill(dims, value):
     return broadcast_to(x, _shape(dims, "fill"))
 
 
+@exported("tf")
 def range(start, limit=None, delta=1, dtype=None):  # noqa: A001  (TensorFlow's name)
     """``start, start + delta, ...`` up to but excluding ``limit`` (``range(n)`` counts from 0).
 
@@ -95,6 +102,7 @@ def range(start, limit=None, delta=1, dtype=None):  # noqa: A001  (TensorFlow's 
 _RANGE = FLOATING | {np.dtype(np.int32), np.dtype(np.int64)}  # TensorFlow's kernels
 
 
+@exported("tf")
 def linspace(start, stop, num, axis=0):
     """``num`` evenly spaced values from ``start`` to ``stop``, both included (TensorFlow's ``linspace_nd``).
 
@@ -130,10 +138,8 @@ def linspace(start, stop, num, axis=0):
     return getitem(values, (slice(None),) * axis + (slice(0, count),))
 
 
+@exported("tf", "tf.linalg")
 def eye(num_rows, num_columns=None, dtype="float32"):
     """The identity matrix (ones on the diagonal)."""
     rows, columns = _shape([num_rows, num_rows if num_columns is None else num_columns], "eye")
     return Tensor(np.eye(rows, columns, dtype=as_dtype(dtype).as_numpy_dtype))
-
-
-__all__ = ["zeros", "ones", "zeros_like", "ones_like", "fill", "range", "linspace", "eye"]

@@ -18,6 +18,7 @@ from .reductions import reduce_sum
 from .shapes import expand_dims
 from .axes import one_axis
 from .transcendental import sigmoid
+from .exports import exported
 
 
 def _log_softmax(x, axis):
@@ -54,6 +55,7 @@ def _float_logits(op_name, logits, axis):
     return x, one_axis(-1 if axis is None else axis, x.array.ndim, op_name)  # axis=None is the last, as in TF
 
 
+@exported("tf", "tf.nn")
 def softmax(logits, axis=-1):
     """exp(x) / sum(exp(x)) along ``axis``: turns scores into probabilities that sum to 1.
 
@@ -64,6 +66,7 @@ def softmax(logits, axis=-1):
     return apply(_softmax_prim, (x,), {"axis": axis})
 
 
+@exported("tf", "tf.nn")
 def log_softmax(logits, axis=-1):
     """log(softmax(x)), computed without overflow or log(0)."""
     x, axis = _float_logits("log_softmax", logits, axis)
@@ -85,6 +88,7 @@ _sigmoid_xent = Primitive(
     jvp=[lambda t, ans, z, x: t * -x, lambda t, ans, z, x: t * (sigmoid(x) - z)])
 
 
+@exported("tf", "tf.nn")
 def sigmoid_cross_entropy_with_logits(labels=None, logits=None):
     """Elementwise binary cross-entropy between ``labels`` (probabilities) and ``sigmoid(logits)``.
 
@@ -114,6 +118,7 @@ _softmax_xent = Primitive(
          lambda t, ans, z, x, axis: reduce_sum(t * (softmax(x, axis) * reduce_sum(z, axis, True) - z), axis)])
 
 
+@exported("tf", "tf.nn")
 def softmax_cross_entropy_with_logits(labels=None, logits=None, axis=-1):
     """Cross-entropy -sum(labels * log(softmax(logits))) along ``axis`` (one value per example).
 
@@ -150,6 +155,7 @@ _sparse_softmax_xent = Primitive(
     jvp=[None, lambda t, ans, z, x: reduce_sum(t * _softmax_minus_one_hot(z, x), -1)])
 
 
+@exported("tf.nn")
 def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
     """Cross-entropy -log(softmax(logits)[label]) for class indices ``labels`` (one value per example).
 
@@ -179,4 +185,3 @@ _LABEL_DTYPES = frozenset({np.dtype(np.int32), np.dtype(np.int64)})
 
 
 # sparse_softmax_cross_entropy_with_logits is tf.nn's only, not at TensorFlow's top level: see ops/__init__.py.
-__all__ = ["softmax", "log_softmax", "sigmoid_cross_entropy_with_logits", "softmax_cross_entropy_with_logits"]

@@ -27,6 +27,7 @@ from .diagonals import diag_part
 from .inverses import matrices, phi
 from .products import matmul, matrix_transpose
 from .shapes import concat, expand_dims
+from .exports import exported
 
 
 # -- helpers shared by the rules ----------------------------------------------------------------------
@@ -103,6 +104,7 @@ def _eigh_vjp(g, ans, a, part):
 _eigh = Primitive("eigh", _eigh_forward, keeps="both", vjp=[_eigh_vjp], jvp=[_eigh_jvp])
 
 
+@exported("tf.linalg")
 def eigh(tensor, name=None):
     """The eigenvalues ``e`` (ascending) and eigenvectors ``V`` (columns) of symmetric matrices: ``(e, V)``.
 
@@ -131,6 +133,7 @@ def eigh(tensor, name=None):
     return apply(_eigh, (a,), {"part": 0}), apply(_eigh, (a,), {"part": 1})
 
 
+@exported("tf.linalg")
 def eigvalsh(tensor, name=None):
     """The eigenvalues (ascending) of symmetric matrices: :func:`eigh`'s first output, with its gradient
     ``V diag(ē) Vᵀ`` (on the lower triangle).
@@ -217,6 +220,7 @@ def _svd_jvp(t, ans, a, part, full_matrices):
 _svd = Primitive("svd", _svd_forward, keeps="inputs", vjp=[_svd_vjp], jvp=[_svd_jvp])
 
 
+@exported("tf.linalg")
 def svd(tensor, full_matrices=False, compute_uv=True, name=None):
     """The singular value decomposition ``A = U diag(s) Vᵀ`` of each matrix: ``(s, U, V)``, in TensorFlow's order.
 
@@ -254,6 +258,3 @@ def svd(tensor, full_matrices=False, compute_uv=True, name=None):
     full = bool(full_matrices)
     return s, apply(_svd, (a,), {"part": 1, "full_matrices": full}), apply(_svd, (a,), {"part": 2,
                                                                                         "full_matrices": full})
-
-
-__all__ = []  # TensorFlow has these only under tf.linalg: see ops/__init__.py

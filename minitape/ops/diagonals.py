@@ -15,6 +15,7 @@ from .elementwise import where
 from .indexing import one_integer
 from .products import matrix_transpose
 from .reductions import reduce_sum
+from .exports import exported
 
 
 # -- diagonals ----------------------------------------------------------------------------------------
@@ -43,6 +44,7 @@ _diag = Primitive("diag", _with_diagonal, keeps="nothing", jvp="linear",
                   vjp=[lambda g, ans, d, k, shape: apply(_diag_part, (g,), {"k": k, "shape": shape})])
 
 
+@exported("tf.linalg")
 def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT"):
     """The ``k``-th diagonal of each matrix (``k = 0`` the main one, ``k > 0`` above it).
 
@@ -64,6 +66,7 @@ def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT")
     return apply(_diag_part, (x,), {"k": k, "shape": shape})
 
 
+@exported("tf.linalg")
 def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0, align="RIGHT_LEFT"):
     """Square matrices with ``diagonal`` (its last dimension) on their ``k``-th diagonal, zeros elsewhere.
 
@@ -90,6 +93,7 @@ def _diagonal_index(op_name, k):
     return int(k)
 
 
+@exported("tf.linalg")
 def trace(x, name=None):
     """The sum of the main diagonal of each matrix (which need not be square).
 
@@ -115,6 +119,7 @@ _tensor_diag_part_prim = Primitive("tensor_diag_part", _tensor_diag_part, keeps=
                                    vjp=[lambda g, ans, x: apply(_tensor_diag_prim, (g,))])
 
 
+@exported("tf.linalg")
 def tensor_diag(diagonal, name=None):
     """The tensor of rank ``2k`` with ``diagonal`` (rank ``k``) on its diagonal: ``out[i, j, i, j] = d[i, j]``.
 
@@ -128,6 +133,7 @@ def tensor_diag(diagonal, name=None):
     return apply(_tensor_diag_prim, (d,))
 
 
+@exported("tf.linalg")
 def tensor_diag_part(input, name=None):
     """The diagonal of a tensor of shape ``s + s``: ``out[i, j] = x[i, j, i, j]`` (undoes :func:`tensor_diag`)."""
     (x,) = convert_inputs("linalg.tensor_diag_part", input)
@@ -148,6 +154,7 @@ def _square_or_not(op_name, x):
     return x
 
 
+@exported("tf.linalg")
 def band_part(input, num_lower, num_upper, name=None):
     """Each matrix with everything outside a band around its diagonal set to 0.
 
@@ -175,6 +182,7 @@ def band_part(input, num_lower, num_upper, name=None):
     return where(Tensor(inside), x, zeros_like(x))
 
 
+@exported("tf.linalg")
 def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):
     """Each matrix of ``input`` with its ``k``-th diagonal replaced by ``diagonal`` (matrices need not be square).
 
@@ -198,6 +206,7 @@ def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):
     return where(Tensor(on), apply(_diag, (d,), {"k": k, "shape": shape}), x)
 
 
+@exported("tf.linalg")
 def adjoint(matrix, name=None):
     """The conjugate transpose of each matrix: for real numbers (minitape's only ones), :func:`matrix_transpose`.
 
@@ -206,6 +215,3 @@ def adjoint(matrix, name=None):
     """
     (x,) = convert_inputs("linalg.adjoint", matrix)
     return matrix_transpose(_square_or_not("linalg.adjoint", x))
-
-
-__all__ = []  # TensorFlow has these only under tf.linalg: see ops/__init__.py

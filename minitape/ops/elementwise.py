@@ -38,6 +38,7 @@ from ..tensor import Tensor
 from .casting import cast
 from .creation import zeros_like
 from .broadcasting import Broadcasting
+from .exports import export, exported
 
 
 # Performance (benchmarks/README.md): every op of this module takes every float dtype, so only other dtypes are
@@ -59,9 +60,13 @@ def _as_float(x):
 
 
 DECLARED = {}  # name -> op, in the order declared: the ops of this module, then transcendental.py's
+# Where an elementwise op is found unless its declaration says otherwise: TensorFlow's top level and tf.math, and
+# PyTorch's and jax.numpy's top levels, under the same name (mt.sin, mt.math.sin, torch.sin, jnp.sin).
+ELEMENTWISE = ("tf", "tf.math", "torch", "jnp")
 
 
-def unary(name, forward, derivative, doc, keeps="inputs", dtypes=FLOATING, linear=False, gradient=None):
+def unary(name, forward, derivative, doc, keeps="inputs", dtypes=FLOATING, linear=False, gradient=None,
+          names=ELEMENTWISE):
     """Declare the elementwise op ``name(x)``: its NumPy ``forward`` and its ``derivative``, once.
 
     ``derivative(s, y, x)`` is how a small change ``s`` of ``x`` moves the
@@ -71,7 +76,8 @@ def unary(name, forward, derivative, doc, keeps="inputs", dtypes=FLOATING, linea
     ``linear`` ops take the op itself as their JVP. ``gradient(g, y, x)``,
     if given, replaces the VJP where TensorFlow's gradient differs from its
     tangent (sqrt). ``dtypes`` are the dtypes it accepts (TensorFlow's:
-    :data:`~minitape.dtypes.FLOATING` for sin). ``doc`` becomes the op's docstring.
+    :data:`~minitape.dtypes.FLOATING` for sin). ``doc`` becomes the op's docstring; ``names``
+    are the namespaces it is found in (:mod:`.exports`).
     """
     prim = Primitive(name, forward, vjp=[gradient or derivative], jvp="linear" if linear else [derivative],
                      keeps=keeps)
@@ -79,10 +85,11 @@ def unary(name, forward, derivative, doc, keeps="inputs", dtypes=FLOATING, linea
     def op(x):
         return apply(prim, (checked_input(name, x, dtypes),))
 
-    return _declared(op, name, prim, doc)
+    return _declared(op, name, prim, doc, names)
 
 
-def binary(name, forward, derivatives, doc, keeps="inputs", dtypes=NUMBERS, linear=False, divides=False):
+def binary(name, forward, derivatives, doc, keeps="inputs", dtypes=NUMBERS, linear=False, divides=False,
+           names=ELEMENTWISE):
     """Declare the broadcasting elementwise op ``name(x, y)``, with one ``derivative(s, z, x, y)`` per input.
 
     As for :func:`unary`: ``derivatives[0]`` is ``s * dz/dx`` and
@@ -111,26 +118,21 @@ def binary(name, forward, derivatives, doc, keeps="inputs", dtypes=NUMBERS, line
             broadcast_shape(name, x.array.shape, y.array.shape)
             raise
 
-    return _declared(op, name, prim, doc)
+    return _declared(op, name, prim, doc, names)
 
 
-def _declared(op, name, prim, doc):
+def _declared(op, name, prim, doc, names):
     op.__name__ = op.__qualname__ = name
     op.__doc__ = doc
     op.primitive = prim
     DECLARED[name] = op
-    return op
-
-
-def in_tf_math():
-    """The declared ops that ``tf.math`` has too (every one but ``relu``, which is ``tf.nn``'s), by name."""
-    return {name: op for name, op in DECLARED.items() if name != "relu"}
+    return export(op, names)
 
 
 # One line per op: name, NumPy forward, derivative (s times the local derivative), docstring. The derivatives use
 # the ops of this module, including ones declared further down: they run only when a derivative is computed.
 negative = unary("negative", np.negative, lambda s, y, x: -s, "-x, elementwise.",
-                 keeps="nothing", dtypes=SIGNED, linear=True)
+                 keeps="nothing", dtypes=SIGNED, linear=True, names=("tf", "tf.math", "torch", "torch:neg", "jnp"))
 square = unary("square", np.square, lambda s, y, x: s * (2.0 * x), "x * x, elementwise.", dtypes=NUMBERS)
 # TensorFlow's gradient of sqrt is 0 wherever g is 0 (multiply_no_nan, see above); its tangent is 0.5 * (t / y),
 # NaN for a zero tangent at 0.
@@ -146,17 +148,21 @@ abs = unary("abs", np.abs, lambda s, y, x: s * sign(x), "|x|; its gradient at 0 
 sign = unary("sign", np.sign, lambda s, y, x: zeros_like(s), "-1, 0 or 1; its gradient is 0 everywhere.",
              keeps="nothing", dtypes=SIGNED)
 relu = unary("relu", lambda x: np.maximum(x, x.dtype.type(0)), lambda s, y, x: where(y > 0, s, 0.0),
-             "max(x, 0); its gradient at 0 is 0.", keeps="output", dtypes=NUMBERS)
+             "max(x, 0); its gradient at 0 is 0.", keeps="output", dtypes=NUMBERS,
+             names=("tf", "tf.nn", "torch", "torch.nn.functional", "jax.nn"))
 
 add = binary("add", np.add, (lambda s, z, x, y: s, lambda s, z, x, y: s), "x + y, broadcasting like NumPy.",
              linear=True)
 subtract = binary("subtract", np.subtract, (lambda s, z, x, y: s, lambda s, z, x, y: -s),
-                  "x - y, broadcasting like NumPy.", linear=True)
+                  "x - y, broadcasting like NumPy.", linear=True, names=("tf", "tf.math", "torch", "torch:sub", "jnp"))
 multiply = binary("multiply", np.multiply, (lambda s, z, x, y: s * y, lambda s, z, x, y: x * s),
-                  "x * y, broadcasting like NumPy (for booleans: and).", dtypes=ALL)
+                  "x * y, broadcasting like NumPy (for booleans: and).", dtypes=ALL,
+                  names=("tf", "tf.math", "torch", "torch:mul", "jnp"))
 divide = binary("divide", np.true_divide, (lambda s, z, x, y: s / y, lambda s, z, x, y: s * (-x / y / y)),
                 "x / y (true division), broadcasting like NumPy. Integers are divided as floats: float32 for "
-                "8- and 16-bit ones, float64 for the others, as in TensorFlow.", divides=True)
+                "8- and 16-bit ones, float64 for the others, as in TensorFlow.", divides=True,
+                names=("tf", "tf.math", "tf.math:truediv", "torch", "torch:div", "torch:true_divide", "jnp",
+                       "jnp:true_divide"))
 
 
 def _multiply_no_nan(x, y):
@@ -174,13 +180,13 @@ multiply_no_nan = binary("multiply_no_nan", _multiply_no_nan,
                          (lambda s, z, x, y: multiply_no_nan(s, y), lambda s, z, x, y: multiply_no_nan(x, s)),
                          "x * y, but 0 wherever y is 0, even where x is inf or NaN.\n\n"
                          "    >>> multiply_no_nan([float('inf'), 2.0], [0.0, 3.0]).numpy()\n"
-                         "    array([0., 6.], dtype=float32)", dtypes=FLOATING)
+                         "    array([0., 6.], dtype=float32)", dtypes=FLOATING, names=("tf", "tf.math"))
 divide_no_nan = binary("divide_no_nan", _divide_no_nan,
                        (lambda s, z, x, y: divide_no_nan(s, y),
                         lambda s, z, x, y: s * divide_no_nan(divide_no_nan(-x, y), y)),
                        "x / y, but 0 wherever y is 0.\n\n"
                        "    >>> divide_no_nan([1.0, 0.0, 3.0], [0.0, 0.0, 2.0]).numpy()\n"
-                       "    array([0. , 0. , 1.5], dtype=float32)", divides=True)
+                       "    array([0. , 0. , 1.5], dtype=float32)", divides=True, names=("tf", "tf.math"))
 maximum = binary("maximum", np.maximum,  # a tie sends the gradient to x, as in TensorFlow
                  (lambda s, z, x, y: where(x >= y, s, 0.0), lambda s, z, x, y: where(x >= y, 0.0, s)),
                  "The larger of x and y; on a tie the gradient goes to x.")
@@ -204,7 +210,8 @@ def _power(x, y):
 
 pow = binary("pow", _power,  # noqa: A001  (TensorFlow's name)
              (lambda s, z, x, y: s * y * x ** (y - 1.0), lambda s, z, x, y: s * z * _log_where_positive(x)),
-             "x ** y; the gradient for y uses log(x), taken as 0 where x <= 0.", keeps="both", dtypes=SIGNED)
+             "x ** y; the gradient for y uses log(x), taken as 0 where x <= 0.", keeps="both", dtypes=SIGNED,
+             names=("tf", "tf.math", "torch", "jnp:power", "jnp:pow"))
 
 
 def _integer_division(numpy_fn):
@@ -223,9 +230,11 @@ floormod = binary("floormod", _integer_division(np.mod),
                   (lambda s, z, x, y: s, lambda s, z, x, y: s * -floordiv(x, y)),
                   "x % y: the remainder of the floor division, with the sign of y (as Python's %).\n\n"
                   "    >>> floormod([7, -7], 3).numpy()\n"
-                  "    array([1, 2], dtype=int32)")
+                  "    array([1, 2], dtype=int32)",
+                  names=("tf", "tf.math", "tf.math:mod", "torch:remainder", "jnp:mod", "jnp:remainder"))
 
 
+@exported("tf", "tf.math")
 def squared_difference(x, y):
     """(x - y) ** 2, elementwise.
 
@@ -246,6 +255,7 @@ _where_derivatives = [None, lambda s, z, c, x, y: where(c, s, 0.0), lambda s, z,
 _where = Broadcasting("where", np.where, vjp=_where_derivatives, jvp=_where_derivatives)
 
 
+@exported("tf")
 def where(condition, x=None, y=None):
     """``x`` where ``condition`` is true, ``y`` elsewhere (all three broadcast).
 
@@ -277,6 +287,7 @@ _clip_derivatives = [lambda s, z, x, lo, hi: where(x < lo, 0.0, where(x > hi, 0.
 _clip_by_value = Broadcasting("clip_by_value", np.clip, vjp=_clip_derivatives, jvp=_clip_derivatives)
 
 
+@exported("tf")
 def clip_by_value(t, clip_value_min, clip_value_max):
     """``t`` with values below ``clip_value_min`` or above ``clip_value_max`` set to those bounds.
 
@@ -290,7 +301,7 @@ def clip_by_value(t, clip_value_min, clip_value_max):
 
 
 # -- floordiv, without a gradient (the others are in comparisons.py) ----------------------------------------
-def no_gradient(name, numpy_fn, doc, dtypes=NUMBERS):
+def no_gradient(name, numpy_fn, doc, dtypes=NUMBERS, names=("tf", "tf.math")):
     """A NumPy function of two tensors lifted to tensors; its result is a constant to every tape."""
     def op(x, y):
         x, y = convert_inputs(name, x, y)
@@ -301,7 +312,7 @@ def no_gradient(name, numpy_fn, doc, dtypes=NUMBERS):
 
     op.__name__ = op.__qualname__ = name
     op.__doc__ = doc + " Elementwise, broadcasting like NumPy; no gradient."
-    return op
+    return export(op, names)
 
 
 floordiv = no_gradient("floordiv", _integer_division(np.floor_divide),
@@ -309,6 +320,7 @@ floordiv = no_gradient("floordiv", _integer_division(np.floor_divide),
 
 
 # -- scalar_mul and add_n ----------------------------------------------------------------------------------
+@exported("tf", "tf.math")
 def scalar_mul(scalar, x, name=None):
     """``scalar * x``, where ``scalar`` must be a scalar (TensorFlow checks that; ``multiply`` broadcasts).
 
@@ -333,6 +345,7 @@ _add_n = Primitive("add_n", _add_all, keeps="nothing", jvp="linear",
                    vjp=lambda g, ans, *xs: [g] * len(xs))  # each input moves the sum one for one
 
 
+@exported("tf", "tf.math")
 def add_n(inputs, name=None):
     """The elementwise sum of a list of tensors of one shape and dtype (no broadcasting, as in TensorFlow).
 
@@ -354,4 +367,3 @@ def add_n(inputs, name=None):
 
 
 # The ops declared above (transcendental.py declares more into DECLARED), then the others.
-__all__ = [*DECLARED, "add_n", "squared_difference", "where", "clip_by_value", "cast", "floordiv", "scalar_mul"]

@@ -38,6 +38,7 @@ from .norms import clip_by_norm
 from .shapes import concat, reshape
 from .broadcasting import broadcast_to
 from .axes import one_axis
+from .exports import exported
 
 
 def one_tensor(op_name, x):
@@ -98,6 +99,7 @@ def _check_batch(op_name, x_shape, i_shape, batch_dims):
                          f"{batch_dims} dimension(s), got shapes {x_shape} and {i_shape}")
 
 
+@exported("tf")
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
     """The slices of ``params`` along ``axis`` at ``indices``: ``params[..., indices, ...]``.
 
@@ -141,6 +143,7 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     return apply(gather_prim, (x,), {"index": index, "perm": perm, "shape": shape})
 
 
+@exported("tf")
 def gather_nd(params, indices, batch_dims=0, name=None):
     """The elements (or slices) of ``params`` at the index vectors in the last dimension of ``indices``.
 
@@ -198,6 +201,7 @@ def take_along_axis(x, indices, axis):
     return apply(gather_prim, (x,), {"index": index, "perm": None, "shape": shape})
 
 
+@exported("tf")
 def repeat(input, repeats, axis=None, name=None):
     """Each slice of ``input`` along ``axis`` repeated ``repeats`` times (one count for all, or one per slice).
 
@@ -225,6 +229,7 @@ def repeat(input, repeats, axis=None, name=None):
     return gather(x, np.repeat(np.arange(n), np.broadcast_to(counts.reshape(-1), (n,))), axis=axis)
 
 
+@exported("tf")
 def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     """The slices of ``tensor`` where ``mask`` is true (nonzero): ``tensor[mask]`` for a mask that starts at ``axis``.
 
@@ -250,6 +255,7 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
 
 
 # -- one_hot ---------------------------------------------------------------------------------------
+@exported("tf")
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
     """For each index, a vector of ``depth`` elements: ``on_value`` at the index, ``off_value`` elsewhere.
 
@@ -297,6 +303,7 @@ def _on_off(on_value, off_value, dtype):
 
 
 # -- embedding_lookup -------------------------------------------------------------------------------------
+@exported("tf.nn")
 def embedding_lookup(params, ids, max_norm=None, name=None):
     """The rows of ``params`` at ``ids``: ``gather(params, ids)``, the embedding of each id.
 
@@ -332,6 +339,3 @@ def _check_div_shards(rows):
     if rows != expected:
         raise ValueError(f"embedding_lookup: shards of {rows} rows are not TensorFlow's 'div' partition of {total} "
                          f"ids into {n} shards, which is {expected}; concatenate them and look up in one tensor")
-
-
-__all__ = ["gather", "gather_nd", "one_hot", "repeat", "boolean_mask"]  # embedding_lookup is tf.nn's only

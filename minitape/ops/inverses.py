@@ -45,6 +45,7 @@ from .elementwise import log
 from .products import matmul, matrix_transpose
 from .reductions import reduce_sum
 from .shapes import expand_dims
+from .exports import exported
 
 
 # -- checks and NumPy's LAPACK ---------------------------------------------------------------------
@@ -99,6 +100,7 @@ _inv = Primitive("inv", lambda a, adjoint: _invert("linalg.inv", a, adjoint), ke
                  jvp=[lambda t, y, a, adjoint: -matmul(y, matmul(t, y, transpose_a=adjoint))])
 
 
+@exported("tf.linalg")
 def inv(input, adjoint=False, name=None):
     """The inverse ``A⁻¹`` of each square matrix (``adjoint=True``: of its transpose, ``A⁻ᵀ``).
 
@@ -140,6 +142,7 @@ _solve = Primitive(
          lambda t, x, a, b, adjoint: solve(a, t, adjoint=adjoint)])
 
 
+@exported("tf.linalg")
 def solve(matrix, rhs, adjoint=False, name=None):
     """``X = A⁻¹ B``: the solution of ``A X = B`` (``adjoint=True``: of ``Aᵀ X = B``).
 
@@ -192,6 +195,7 @@ _det = Primitive(
     jvp=[lambda t, d, a: d * reduce_sum(_inverse_transposed("linalg.det", a) * t, [-2, -1])])
 
 
+@exported("tf.linalg")
 def det(input, name=None):
     """The determinant of each square matrix.
 
@@ -217,6 +221,7 @@ _sign_of_det = Primitive("sign_of_det", lambda a: lapack(np.linalg.slogdet, a)[0
 LogMatrixDeterminant = collections.namedtuple("LogMatrixDeterminant", ["sign", "log_abs_determinant"])
 
 
+@exported("tf.linalg")
 def slogdet(input, name=None):
     """The sign and the log of the absolute value of each determinant: ``(sign, log|det A|)``.
 
@@ -233,6 +238,7 @@ def slogdet(input, name=None):
     return LogMatrixDeterminant(apply(_sign_of_det, (a,)), apply(_log_abs_det, (a,)))
 
 
+@exported("tf.linalg")
 def logdet(matrix, name=None):
     """``log det A`` of a symmetric positive-definite matrix, as ``2 Σ log Lᵢᵢ`` with ``L = cholesky(A)``.
 
@@ -285,6 +291,7 @@ def _cholesky_jvp(t, factor, a):
 _cholesky = Primitive("cholesky", _cholesky_forward, keeps="output", vjp=[_cholesky_vjp], jvp=[_cholesky_jvp])
 
 
+@exported("tf.linalg")
 def cholesky(input, name=None):
     """The lower-triangular ``L`` with ``L Lᵀ = A``, for a symmetric positive-definite ``A``.
 
@@ -303,6 +310,3 @@ def cholesky(input, name=None):
            [1., 1.]], dtype=float32)
     """
     return apply(_cholesky, (matrices("linalg.cholesky", input),))
-
-
-__all__ = []  # TensorFlow has these only under tf.linalg (tf.linalg.inv, ...): see ops/__init__.py

@@ -1,20 +1,19 @@
-"""Normalisation and dropout: l2_normalize, moments, batch_normalization and dropout, what a layer does to
-its activations. Each is written with the ops it is made of, so its derivatives are theirs."""
+"""Normalisation: l2_normalize, moments and batch_normalization, what a layer does to its activations. Each is
+written with the ops it is made of, so its derivatives are theirs. (Dropout, which draws random numbers, is
+TensorFlow's ``tf.nn.dropout`` in ``minitape/tensorflow/nn.py``.)"""
 
-import numbers
 
 from ..dtypes import FLOATING
 from .arguments import check_dtype, convert_inputs
-from ..random import uniform
-from ..tensor import Tensor
-from ..variable import Variable
-from .elementwise import cast, maximum, reciprocal, sqrt, where
+from .elementwise import cast, maximum, reciprocal, sqrt
 from .reductions import reduce_mean, reduce_sum, reduced_axes
 from .shapes import squeeze
+from .exports import exported
 
 
 # -- l2_normalize, moments, batch_normalization ---------------------------------------------------------------
 
+@exported("tf.math", "tf.nn")
 def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     """``x`` divided by its Euclidean norm along ``axis`` (all of it by default), or by sqrt(epsilon) if larger.
 
@@ -34,6 +33,7 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     return x * reciprocal(sqrt(maximum(square_sum, epsilon)))
 
 
+@exported("tf.nn")
 def moments(x, axes, shift=None, keepdims=False, name=None):
     """The mean and the (population) variance of ``x`` along ``axes``, as a pair.
 
@@ -59,6 +59,7 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
     return (cast(mean, x.dtype), cast(variance, x.dtype)) if x.dtype != y.dtype else (mean, variance)
 
 
+@exported("tf.nn")
 def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):
     """``scale * (x - mean) / sqrt(variance + variance_epsilon) + offset`` (``offset`` and ``scale`` may be None).
 
@@ -75,52 +76,3 @@ def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name
     if scale is not None:
         inv = inv * scale
     return x * inv + (-mean * inv if offset is None else offset - mean * inv)
-
-
-# -- dropout ----------------------------------------------------------------------------------------------------
-def dropout(x, rate, noise_shape=None, seed=None, name=None):
-    """Each element of ``x`` set to 0 with probability ``rate``; the others are divided by ``1 - rate``.
-
-    The division keeps each element's expected value, so a network trained
-    with dropout is used without it, unchanged. An element is kept where a
-    draw of ``mt.random.uniform`` in [0, 1) is at least ``rate``; ``seed``
-    makes the draws repeatable (they cannot match TensorFlow's). The draws
-    have ``noise_shape``, which broadcasts against ``x``'s shape: a 1 there
-    shares one draw along that axis, None stands for ``x``'s size. The
-    gradient is the same mask, divided by ``1 - rate``. ``rate`` may be a
-    scalar tensor of ``x``'s dtype (its gradient flows).
-
-    >>> dropout([1.0, 1.0, 1.0, 1.0], rate=0.5, seed=1).numpy()
-    array([2., 2., 0., 2.], dtype=float32)
-    """
-    if isinstance(rate, numbers.Real) and not 0 <= rate < 1:
-        raise ValueError(f"dropout: rate must be a scalar tensor or a float in the range [0, 1), got rate={rate}")
-    (x,) = convert_inputs("dropout", x)
-    if x.array.dtype.kind != "f":
-        raise ValueError(f"dropout: x must be floating-point, since the kept values are scaled; got {x.dtype.name}. "
-                         f"Convert it first, e.g. mt.cast(x, mt.float32)")
-    if isinstance(rate, numbers.Real):
-        if rate == 0:
-            return x
-        kept = x * (1.0 / (1.0 - rate))
-    elif isinstance(rate, (Tensor, Variable)):
-        (rate,) = convert_inputs("dropout", rate)
-        if rate.array.ndim != 0:
-            raise ValueError(f"dropout: rate must be a scalar, got a tensor of shape {rate.array.shape}")
-        if rate.dtype != x.dtype:
-            raise ValueError(f"dropout: rate has dtype {rate.dtype.name} but x {x.dtype.name}; cast the rate: "
-                             f"mt.cast(rate, mt.{x.dtype.name})")
-        kept = x / (1.0 - rate)
-    else:
-        raise ValueError(f"dropout: rate must be a number or a scalar tensor, got {rate!r}")
-    shape = x.array.shape
-    if noise_shape is not None:
-        noise_shape = list(noise_shape)
-        if len(noise_shape) == len(shape):
-            noise_shape = [size if n is None else n for n, size in zip(noise_shape, shape)]
-        shape = noise_shape
-    keep = uniform(shape, dtype=x.dtype, seed=seed) >= rate
-    return where(keep, kept, 0.0)
-
-
-__all__ = []  # all are tf.nn's only, not at TensorFlow's top level: see ops/__init__.py

@@ -10,6 +10,7 @@ from ..tensor import Tensor, convert_to_tensor
 from .elementwise import abs, add_n, cast, maximum, pow, sqrt, where  # noqa: A004
 from .reductions import kept_shape, reduce_max, reduce_sum, reduced_axes, reduction, spread
 from .shapes import expand_dims, reshape, squeeze, transpose
+from .exports import export, exported
 
 
 # -- the spectral norm ------------------------------------------------------------------------
@@ -91,6 +92,7 @@ def _norm_order(ord, matrix):
                              f"(the p-norm); 'fro' is for matrices (two axes)")
 
 
+@exported("tf", "tf.linalg")
 def norm(tensor, ord="euclidean", axis=None, keepdims=False):
     """The norm of ``tensor``: a vector norm along one axis (or over all elements), a matrix norm over two.
 
@@ -138,6 +140,7 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=False):
     return result if keepdims else squeeze(result, axes)
 
 
+@exported("tf")
 def clip_by_norm(t, clip_norm, axes=None):
     """``t`` scaled down so that its Euclidean norm (over ``axes``) is at most ``clip_norm``.
 
@@ -168,8 +171,9 @@ _reduce_euclidean_norm = Primitive(
     keeps="both",
     vjp=[lambda g, y, x, axis, keepdims: spread(g, x, axis, keepdims) * x / spread(y, x, axis, keepdims)],
     jvp=[lambda t, y, x, axis, keepdims: reduce_sum(t * x, axis, keepdims) / y])
-reduce_euclidean_norm = reduction("reduce_euclidean_norm", _reduce_euclidean_norm, "Euclidean norm (the square "
-                                   "root of the sum of squares; for integers, rounded down as in TensorFlow)")
+reduce_euclidean_norm = export(reduction("reduce_euclidean_norm", _reduce_euclidean_norm, "Euclidean norm (the square "
+                                   "root of the sum of squares; for integers, rounded down as in TensorFlow)"),
+       ("tf.math",))
 
 
 # -- the norm of a list of tensors, and clipping by it -----------------------------------------------------
@@ -180,6 +184,7 @@ def _tensor_list(op_name, t_list):
     return t_list
 
 
+@exported("tf.linalg")
 def global_norm(t_list, name=None):
     """The Euclidean norm of all the elements of the tensors in ``t_list`` together; ``None`` entries are skipped.
 
@@ -198,6 +203,7 @@ def global_norm(t_list, name=None):
     return sqrt(add_n([reduce_sum(t * t) for t in tensors]))
 
 
+@exported("tf")
 def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     """The tensors of ``t_list`` scaled together so that their :func:`global_norm` is at most ``clip_norm``.
 
@@ -220,6 +226,7 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     return [None if t is None else t * scale for t in t_list], use_norm
 
 
+@exported("tf.linalg")
 def normalize(tensor, ord="euclidean", axis=None, name=None):
     """``tensor`` divided by its :func:`norm` (over ``axis``), and that norm:
     ``(normalized, norm)``, the norm with its reduced dimensions kept (size 1).
@@ -231,6 +238,3 @@ def normalize(tensor, ord="euclidean", axis=None, name=None):
     (x,) = convert_inputs("linalg.normalize", tensor)
     n = norm(x, ord=ord, axis=axis, keepdims=True)
     return x / n, n
-
-
-__all__ = ["norm", "clip_by_norm", "clip_by_global_norm"]  # the others are tf.math's or tf.linalg's only

@@ -17,6 +17,7 @@ from ..primitive import Primitive, apply
 from ..tensor import Tensor, convert_to_tensor
 from .indexing import gather, integer_array, one_integer, one_tensor
 from .axes import one_axis
+from .exports import exported
 
 
 # -- slice and its transpose, pad with a constant -------------------------------------------------
@@ -48,6 +49,7 @@ def _sliced(x, begin, size):
     return apply(_slice, (x,), {"begin": tuple(begin), "size": tuple(size), "shape": x.array.shape})
 
 
+@exported("tf")
 def slice(input_, begin, size, name=None):  # noqa: A001  (TensorFlow's name)
     """The box of ``input_`` that starts at ``begin`` and has shape ``size`` (-1: up to the end).
 
@@ -73,6 +75,7 @@ def slice(input_, begin, size, name=None):  # noqa: A001  (TensorFlow's name)
     return _sliced(x, begin, size)
 
 
+@exported("tf")
 def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     """Cut ``value`` along ``axis`` into pieces: ``n`` equal ones, or one per entry of a list of sizes.
 
@@ -146,6 +149,7 @@ _MIRROR_MODES = {"REFLECT": ("reflect", 1), "SYMMETRIC": ("symmetric", 0)}  # Nu
 # must leave of the dimension: a reflection does not repeat the edge, so it can reach at most n - 1 elements away
 
 
+@exported("tf")
 def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     """``tensor`` with ``paddings[i] = [before, after]`` elements added on each side of dimension ``i``.
 
@@ -190,6 +194,3 @@ def _pad_value(x, constant_values):
     if value.array.ndim != 0:
         raise ValueError(f"pad: constant_values must be a scalar, got shape {value.array.shape}")
     return value.array[()]
-
-
-__all__ = ["slice", "split", "pad"]

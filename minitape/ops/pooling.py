@@ -18,6 +18,7 @@ from .convolution import (channels_last, conv, is_channels_first, output_sizes, 
                           sliding_windows)
 from .indexing import gather
 from .shapes import reshape, transpose
+from .exports import exported
 
 
 _MAX_POOL_DTYPES = FLOATING | {np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16)}
@@ -95,6 +96,7 @@ def _avg_pool(op_name, x, ksize, strides, padding, d):
     return sums / Tensor(counts.sum(axis=tuple(range(d + 2, 2 * d + 2))))
 
 
+@exported("tf.nn")
 def max_pool(input, ksize, strides, padding, data_format=None, name=None):
     """The largest element of each window (``ksize``), every ``strides``, over the 1, 2 or 3 spatial axes of
     ``input`` (channels last); ``padding`` is "VALID", "SAME" or explicit pairs, as for ``conv2d``.
@@ -105,6 +107,7 @@ def max_pool(input, ksize, strides, padding, data_format=None, name=None):
     return _pool(_max_pool, "max_pool", input, ksize, strides, padding, data_format)
 
 
+@exported("tf.nn")
 def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
     """:func:`max_pool` over the width of ``input`` (batch, width, channels).
 
@@ -114,6 +117,7 @@ def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
     return _pool(_max_pool, "max_pool1d", input, ksize, strides, padding, data_format, d=1)
 
 
+@exported("tf.nn")
 def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
     """:func:`max_pool` over the height and width of ``input`` (batch, height, width, channels).
 
@@ -126,6 +130,7 @@ def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
     return _pool(_max_pool, "max_pool2d", input, ksize, strides, padding, data_format, d=2)
 
 
+@exported("tf.nn")
 def avg_pool(input, ksize, strides, padding, data_format=None, name=None):
     """The mean of each window (``ksize``), every ``strides``, over the 1, 2 or 3 spatial axes of ``input``
     (channels last). With ``padding="SAME"``, a window at the border averages only the input it covers.
@@ -136,6 +141,7 @@ def avg_pool(input, ksize, strides, padding, data_format=None, name=None):
     return _pool(_avg_pool, "avg_pool", input, ksize, strides, padding, data_format)
 
 
+@exported("tf.nn")
 def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
     """:func:`avg_pool` over the width of ``input`` (batch, width, channels).
 
@@ -145,6 +151,7 @@ def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
     return _pool(_avg_pool, "avg_pool1d", input, ksize, strides, padding, data_format, d=1)
 
 
+@exported("tf.nn")
 def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
     """:func:`avg_pool` over the height and width of ``input`` (batch, height, width, channels).
 
@@ -152,7 +159,3 @@ def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
     array([1.5])
     """
     return _pool(_avg_pool, "avg_pool2d", input, ksize, strides, padding, data_format, d=2)
-
-
-# All are tf.nn's only, not at TensorFlow's top level: ops/__init__.py and minitape/nn.py import them by name.
-__all__ = []

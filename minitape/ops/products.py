@@ -15,6 +15,7 @@ from .arguments import broadcast_shape, check_dtype, convert_inputs
 from .elementwise import cast
 from .shapes import expand_dims, squeeze, stack, transpose, unstack
 from .broadcasting import Broadcasting
+from .exports import exported
 
 
 # -- matmul -------------------------------------------------------------------------------------
@@ -44,6 +45,7 @@ _matmul = Broadcasting(
 _MATMUL = FLOATING | {np.dtype(np.int32), np.dtype(np.int64)}  # TensorFlow's kernels
 
 
+@exported("tf", "tf.linalg")
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False, a_is_sparse=False,
            b_is_sparse=False, output_type=None, grad_a=False, grad_b=False, name=None):
     """The matrix product of ``a`` and ``b`` (rank 2 or more; leading dimensions are batches).
@@ -94,6 +96,7 @@ def _widened(op_name, a, b, output_type):
                     f"mt.{out.name})")
 
 
+@exported("tf", "tf.linalg")
 def matrix_transpose(a):
     """Swap the last two dimensions (the transpose of each matrix in a batch)."""
     (a,) = convert_inputs("matrix_transpose", a)
@@ -103,6 +106,7 @@ def matrix_transpose(a):
 
 
 # -- matvec and cross ---------------------------------------------------------------------------------
+@exported("tf.linalg")
 def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False, name=None):
     """The product of each matrix ``a`` with the vector ``b`` (the last dimension): ``a @ b`` for a vector.
 
@@ -128,6 +132,7 @@ def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_spa
     return squeeze(product, -1)
 
 
+@exported("tf.linalg")
 def cross(a, b, name=None):
     """The cross product ``a × b`` of 3-vectors (the last dimension; leading dimensions are a batch).
 
@@ -151,4 +156,3 @@ def cross(a, b, name=None):
 
 
 # TensorFlow has these at its top level; matvec and cross only as tf.linalg.matvec, ...: see ops/__init__.py.
-__all__ = ["matmul", "matrix_transpose"]

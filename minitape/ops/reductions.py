@@ -19,6 +19,7 @@ from .elementwise import cast, divide_no_nan, exp, sqrt, where
 from .shapes import expand_dims, reshape, transpose
 from .broadcasting import broadcast_to
 from .axes import integer_axes, one_axis
+from .exports import export, exported
 
 
 def reduced_axes(axis, ndim, op_name):
@@ -166,11 +167,11 @@ def reduction(name, prim, what):
     return op
 
 
-reduce_sum = reduction("reduce_sum", _reduce_sum, "sum")
-reduce_mean = reduction("reduce_mean", _reduce_mean, "mean")
-reduce_max = reduction("reduce_max", _reduce_max, "maximum")
-reduce_min = reduction("reduce_min", _reduce_min, "minimum")
-reduce_prod = reduction("reduce_prod", _reduce_prod, "product")
+reduce_sum = export(reduction("reduce_sum", _reduce_sum, "sum"), ("tf", "tf.math"))
+reduce_mean = export(reduction("reduce_mean", _reduce_mean, "mean"), ("tf", "tf.math"))
+reduce_max = export(reduction("reduce_max", _reduce_max, "maximum"), ("tf", "tf.math"))
+reduce_min = export(reduction("reduce_min", _reduce_min, "minimum"), ("tf", "tf.math"))
+reduce_prod = export(reduction("reduce_prod", _reduce_prod, "product"), ("tf", "tf.math"))
 
 
 # -- cumulative sums and products ---------------------------------------------------------------
@@ -199,6 +200,7 @@ _cumprod = Primitive(
     jvp=[lambda t, y, x, axis, exclusive, reverse: y * cumsum(divide_no_nan(t, x), axis, exclusive, reverse)])
 
 
+@exported("tf", "tf.math")
 def cumsum(x, axis=0, exclusive=False, reverse=False):
     """Running sums along ``axis``: [a, b, c] gives [a, a+b, a+b+c].
 
@@ -211,6 +213,7 @@ def cumsum(x, axis=0, exclusive=False, reverse=False):
                                 "exclusive": bool(exclusive), "reverse": bool(reverse)})
 
 
+@exported("tf", "tf.math")
 def cumprod(x, axis=0, exclusive=False, reverse=False):
     """Running products along ``axis``: [a, b, c] gives [a, ab, abc] (options as in :func:`cumsum`)."""
     (x,) = convert_inputs("cumprod", x)
@@ -252,6 +255,7 @@ _reduce_logsumexp = Primitive(
     jvp=[lambda t, y, x, axis, keepdims: reduce_sum(t * _softmax_weights(x, axis), axis, keepdims)])
 
 
+@exported("tf", "tf.math")
 def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     """log(sum(exp(x))) along ``axis`` (all of them by default), computed without overflow.
 
@@ -267,6 +271,7 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
 
 
 # -- variance, standard deviation, any and all ---------------------------------------------------------------
+@exported("tf.math")
 def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
     """The mean of the squared deviations from the mean along ``axis`` (the population variance, divided by n).
 
@@ -281,6 +286,7 @@ def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
     return reduce_mean(deviations * deviations, axes, keepdims)
 
 
+@exported("tf.math")
 def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
     """The square root of :func:`reduce_variance`: the population standard deviation along ``axis``.
 
@@ -306,9 +312,5 @@ def _logical_reduction(name, numpy_fn, what):
     return op
 
 
-reduce_any = _logical_reduction("reduce_any", np.any, "any")
-reduce_all = _logical_reduction("reduce_all", np.all, "every")
-
-
-__all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "cumsum", "cumprod",
-           "reduce_logsumexp", "reduce_any", "reduce_all"]  # the others are tf.math's only
+reduce_any = export(_logical_reduction("reduce_any", np.any, "any"), ("tf", "tf.math"))
+reduce_all = export(_logical_reduction("reduce_all", np.all, "every"), ("tf", "tf.math"))

@@ -15,6 +15,7 @@ from ..primitive import Primitive, apply
 from .arguments import convert_inputs
 from ..tensor import Tensor
 from .indexing import gather_nd_prim, gather_prim, integer_array, one_integer, one_tensor, scatter_add_prim
+from .exports import exported
 
 
 # -- scatter: the transposes of gather_nd, as ops of their own ------------------------------------------
@@ -38,6 +39,7 @@ def _index_vectors(op_name, indices, shape, updates_shape):
     return tuple(idx[..., j] for j in range(k))
 
 
+@exported("tf")
 def scatter_nd(indices, updates, shape, name=None):
     """Zeros of ``shape`` with ``updates`` added at ``indices``: the transpose of :func:`gather_nd`.
 
@@ -55,6 +57,7 @@ def scatter_nd(indices, updates, shape, name=None):
     return apply(scatter_add_prim, (u,), {"index": index, "perm": None, "shape": shape})
 
 
+@exported("tf")
 def tensor_scatter_nd_add(tensor, indices, updates, name=None):
     """``tensor`` with ``updates`` added at ``indices`` (as in :func:`scatter_nd`): ``tensor + scatter_nd(...)``.
 
@@ -83,6 +86,7 @@ _tensor_scatter_nd_update = Primitive(
                                                                   "shape": g.array.shape})])
 
 
+@exported("tf")
 def tensor_scatter_nd_update(tensor, indices, updates, name=None):
     """``tensor`` with the elements (or slices) at ``indices`` replaced by ``updates`` (shapes as in
     :func:`scatter_nd`). An index given twice keeps its last update.
@@ -96,6 +100,7 @@ def tensor_scatter_nd_update(tensor, indices, updates, name=None):
 
 
 # -- segment sums: scatters along the first dimensions ------------------------------------------------------
+@exported("tf.math")
 def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
     """Sums of the slices of ``data`` that share a segment id: ``out[i] = sum of data[j] where segment_ids[j] == i``.
 
@@ -125,6 +130,7 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
     return apply(scatter_add_prim, (x,), {"index": (ids,), "perm": None, "shape": (n,) + shape[kept.ndim:]})
 
 
+@exported("tf.math")
 def segment_sum(data, segment_ids, name=None):
     """Sums of the rows of ``data`` in each segment, for sorted ``segment_ids`` (one id per row, from 0 upwards).
 
@@ -144,6 +150,3 @@ def segment_sum(data, segment_ids, name=None):
         raise ValueError(f"segment_sum: segment ids must be at least 0 and never decrease, got {ids.tolist()}; "
                          f"for ids in any order use mt.math.unsorted_segment_sum")
     return unsorted_segment_sum(x, ids, int(ids[-1]) + 1 if ids.size else 0)
-
-
-__all__ = ["scatter_nd", "tensor_scatter_nd_add", "tensor_scatter_nd_update"]  # the segment sums are tf.math's only

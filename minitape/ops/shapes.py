@@ -17,6 +17,7 @@ from .arguments import convert_input, convert_inputs
 from .axes import distinct_axes, integer_axes, one_axis, stand_in
 from .broadcasting import broadcast_to, unbroadcast
 from .slicing import getitem
+from .exports import exported
 
 
 # -- identity and stop_gradient ------------------------------------------------------------
@@ -25,6 +26,7 @@ _identity = Primitive("identity", lambda x: x, keeps="nothing",
                       jvp="linear")
 
 
+@exported("tf")
 def identity(input):
     """A new tensor with the same value (and, unlike ``y = x``, its own place on the tape)."""
     return apply(_identity, (convert_input(input, None, "identity"),))
@@ -49,6 +51,7 @@ def read_value(variable):
     return apply(_identity, (variable.snapshot(),))
 
 
+@exported("tf")
 def stop_gradient(input):
     """The same value, cut off from every tape: its gradient is ``None``.
 
@@ -68,6 +71,7 @@ _reshape = Primitive("reshape", lambda x, shape: np.reshape(x, shape),
                      jvp="linear")
 
 
+@exported("tf")
 def reshape(tensor, shape):
     """The same elements in a new shape (one entry may be -1: "whatever fits").
 
@@ -113,6 +117,7 @@ _transpose = Primitive("transpose", lambda x, perm: np.transpose(x, perm), keeps
                        jvp="linear")
 
 
+@exported("tf")
 def transpose(a, perm=None):
     """Permute the dimensions; without ``perm``, reverse them (a matrix's transpose).
 
@@ -129,6 +134,7 @@ def transpose(a, perm=None):
     return apply(_transpose, (x,), {"perm": perm})
 
 
+@exported("tf")
 def expand_dims(input, axis):
     """Insert a dimension of size 1 at ``axis``: shape (3,) with axis=0 gives (1, 3)."""
     x = convert_input(input, None, "expand_dims")
@@ -144,6 +150,7 @@ def expand_dims(input, axis):
     return reshape(x, shape)
 
 
+@exported("tf")
 def squeeze(input, axis=None):
     """Remove dimensions of size 1 (all of them, or those in ``axis``; an empty list is all of them, as in TF)."""
     x = convert_input(input, None, "squeeze")
@@ -173,6 +180,7 @@ _concat = Primitive("concat", lambda *xs, axis: np.concatenate(xs, axis=axis),
                     vjp=_concat_vjp, jvp="linear")
 
 
+@exported("tf")
 def concat(values, axis):
     """Join tensors end to end along an existing dimension ``axis``.
 
@@ -199,6 +207,7 @@ _stack = Primitive("stack", lambda *xs, axis: np.stack(xs, axis=axis), keeps="no
                    jvp="linear")
 
 
+@exported("tf")
 def stack(values, axis=0):
     """Join tensors of the same shape along a new dimension ``axis``.
 
@@ -230,6 +239,7 @@ _tile = Primitive("tile", lambda x, multiples: np.tile(x, multiples),
                   vjp=[_tile_vjp], jvp="linear")
 
 
+@exported("tf")
 def tile(input, multiples):
     """Repeat ``input`` ``multiples[i]`` times along dimension ``i``.
 
@@ -246,6 +256,7 @@ def tile(input, multiples):
     return apply(_tile, (x,), {"multiples": multiples})
 
 
+@exported("tf")
 def unstack(value, num=None, axis=0, name="unstack"):
     """The slices of ``value`` along ``axis``, as a list: the inverse of :func:`stack`.
 
@@ -269,6 +280,7 @@ _reverse = Primitive("reverse", lambda x, axes: np.flip(x, axes), keeps="nothing
                      vjp=[lambda g, ans, x, axes: apply(_reverse, (g,), {"axes": axes})], jvp="linear")
 
 
+@exported("tf")
 def reverse(tensor, axis, name=None):
     """``tensor`` with the order of its elements reversed along each dimension in the list ``axis``.
 
@@ -290,6 +302,7 @@ _roll = Primitive("roll", lambda x, shift, axes: np.roll(x, shift, axes), keeps=
                   jvp="linear")
 
 
+@exported("tf")
 def roll(input, shift, axis, name=None):
     """Shift the elements of ``input`` by ``shift`` places along ``axis``; those pushed off one end come back at the
     other.
@@ -308,6 +321,7 @@ def roll(input, shift, axis, name=None):
     return apply(_roll, (x,), {"shift": shifts, "axes": axes})
 
 
+@exported("tf")
 def meshgrid(*args, **kwargs):
     """Coordinate grids from 1-D coordinates: output ``i`` repeats ``args[i]`` along every other dimension.
 
@@ -341,6 +355,7 @@ def meshgrid(*args, **kwargs):
     return grids
 
 
+@exported("tf")
 def shape(input, out_type=None, name=None):
     """The shape as an int32 (or ``out_type=mt.int64``) tensor, TensorFlow's ``tf.shape``; ``x.shape`` is a tuple."""
     dtype = as_dtype(out_type or "int32")
@@ -349,6 +364,7 @@ def shape(input, out_type=None, name=None):
     return convert_to_tensor(np.array(convert_input(input, None, "shape").array.shape, dtype=dtype.as_numpy_dtype))
 
 
+@exported("tf")
 def size(input, out_type=None, name=None):
     """The number of elements, as an int32 scalar tensor (or of dtype ``out_type``).
 
@@ -357,7 +373,3 @@ def size(input, out_type=None, name=None):
     """
     dtype = as_dtype(out_type or "int32")
     return Tensor(np.array(convert_input(input, None, "size").array.size, dtype=dtype.as_numpy_dtype))
-
-
-__all__ = ["identity", "stop_gradient", "reshape", "transpose", "expand_dims", "squeeze", "concat", "stack", "tile",
-           "shape", "size", "unstack", "reverse", "roll", "meshgrid"]

@@ -11,6 +11,7 @@ from ..primitive import Primitive, apply
 from ..tensor import Tensor
 from .arguments import convert_input
 from .axes import stand_in
+from .exports import exported
 
 
 def _scatter_forward(g, index, shape):
@@ -89,6 +90,7 @@ def _check_index(index, x):
 newaxis = None  # x[:, mt.newaxis] is x[:, None]: a new axis of size 1 there
 
 
+@exported("tf")
 def getitem(tensor, index):
     """``tensor[index]``, differentiable with respect to ``tensor``.
 
@@ -157,6 +159,3 @@ def getitem_of_variable(variable, index):
     if any(isinstance(i, np.ndarray) and i.dtype.kind == "b" for i in index):
         return read
     return VariableSlice(read, variable, index)
-
-
-__all__ = ["newaxis", "getitem"]

@@ -20,6 +20,7 @@ from .products import matmul, matrix_transpose
 from .reductions import reduce_max
 from .shapes import concat, expand_dims
 from .broadcasting import Broadcasting
+from .exports import exported
 
 
 # -- triangular_solve and cholesky_solve -------------------------------------------------------------------
@@ -62,6 +63,7 @@ _triangular_solve = Broadcasting(
          lambda t, x, a, b, lower, adjoint: triangular_solve(a, t, lower=lower, adjoint=adjoint)])
 
 
+@exported("tf.linalg")
 def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
     """``X = T⁻¹ B`` for the lower (``lower=True``) or upper triangle ``T`` of ``matrix``; ``Tᵀ`` if ``adjoint``.
 
@@ -95,6 +97,7 @@ def _right_hand_side(op_name, a, rhs):
     return b
 
 
+@exported("tf.linalg")
 def cholesky_solve(chol, rhs, name=None):
     """``X = A⁻¹ B`` for ``A = L Lᵀ``, given its Cholesky factor ``chol = L`` (from :func:`cholesky`).
 
@@ -152,6 +155,7 @@ _qr = Primitive("qr", _qr_forward, keeps="inputs", vjp=[_qr_vjp], jvp=[_qr_jvp])
 Qr = collections.namedtuple("Qr", ["q", "r"])  # TensorFlow's name for the pair
 
 
+@exported("tf.linalg")
 def qr(input, full_matrices=False, name=None):
     """The QR decomposition ``A = Q R`` of each matrix: ``(q, r)`` (fields ``.q`` and ``.r``), ``Q`` with
     orthonormal columns, ``R`` upper triangular.
@@ -191,6 +195,7 @@ def qr(input, full_matrices=False, name=None):
 
 
 # -- built from the decompositions: pinv, lstsq -----------------------------------------------------------
+@exported("tf.linalg")
 def pinv(a, rcond=None, validate_args=False, name=None):
     """The Moore-Penrose pseudo-inverse ``A⁺ = V S⁺ Uᵀ`` of each matrix, from its :func:`svd`.
 
@@ -213,6 +218,7 @@ def pinv(a, rcond=None, validate_args=False, name=None):
     return matmul(v / expand_dims(kept, -2), u, transpose_b=True)
 
 
+@exported("tf.linalg")
 def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
     """The least-squares solution ``X`` of ``A X ≈ B``: the ``X`` that minimizes ``‖A X − B‖² + λ ‖X‖²``.
 
@@ -245,6 +251,3 @@ def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
     if first_kind:
         return cholesky_solve(chol, matmul(a, b, transpose_a=True))
     return matmul(a, cholesky_solve(chol, b), transpose_a=True)
-
-
-__all__ = []  # TensorFlow has these only under tf.linalg: see ops/__init__.py

@@ -21,6 +21,7 @@ from .arguments import check_dtype, convert_inputs
 from ..tensor import Tensor
 from .indexing import one_integer, take_along_axis
 from .axes import one_axis
+from .exports import exported
 
 _DIRECTIONS = ("ASCENDING", "DESCENDING")
 
@@ -53,6 +54,7 @@ def _direction(op_name, direction):
     return direction == "DESCENDING"
 
 
+@exported("tf")
 def sort(values, axis=-1, direction="ASCENDING", name=None):
     """``values`` sorted along ``axis`` (the last by default), smallest first unless ``direction="DESCENDING"``.
 
@@ -68,6 +70,7 @@ def sort(values, axis=-1, direction="ASCENDING", name=None):
     return take_along_axis(x, _order(x.array, axis, descending), axis)
 
 
+@exported("tf")
 def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
     """The int32 indices that sort ``values`` along ``axis``: ``gather`` them to get :func:`sort`'s result.
 
@@ -85,6 +88,7 @@ def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
 TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
 
 
+@exported("tf.math", "tf.nn")
 def top_k(input, k=1, sorted=True, index_type="int32", name=None):
     """The ``k`` largest elements along the last axis, and their indices: ``(values, indices)``.
 
@@ -111,6 +115,7 @@ def top_k(input, k=1, sorted=True, index_type="int32", name=None):
     return TopKV2(take_along_axis(x, indices, axis), Tensor(indices.astype(dtype.as_numpy_dtype)))
 
 
+@exported("tf")
 def searchsorted(sorted_sequence, values, side="left", out_type="int32", name=None):
     """Where each of ``values`` would go in ``sorted_sequence`` (along its last axis) to keep it sorted.
 
@@ -133,6 +138,3 @@ def searchsorted(sorted_sequence, values, side="left", out_type="int32", name=No
     rows, vals = s.array.reshape(-1, s.array.shape[-1]), v.array.reshape(-1, v.array.shape[-1])
     places = np.array([np.searchsorted(row, val, side=side) for row, val in zip(rows, vals)])
     return Tensor(places.reshape(v.array.shape).astype(as_dtype(out_type).as_numpy_dtype))
-
-
-__all__ = ["sort", "argsort", "searchsorted"]

@@ -16,6 +16,7 @@ from . import elementwise
 from .casting import cast
 from .comparisons import not_equal
 from .elementwise import DECLARED, binary, checked_input, exp, reciprocal, sqrt, square, unary, where
+from .exports import exported
 
 
 # -- trigonometric functions, tanh and sigmoid ------------------------------------------------------------
@@ -29,17 +30,20 @@ sin = unary("sin", np.sin, lambda s, y, x: s * cos(x), "Sine (radians).")
 cos = unary("cos", np.cos, lambda s, y, x: s * -sin(x), "Cosine (radians).")
 tan = unary("tan", np.tan, lambda s, y, x: square(reciprocal(cos(x))) * s, "Tangent (radians).")
 atan = unary("atan", np.arctan, lambda s, y, x: s * reciprocal(1.0 + square(x)),
-             "The inverse tangent (radians, between -pi/2 and pi/2).")
-tanh = unary("tanh", np.tanh, lambda s, y, x: s * (1.0 - y * y), "Hyperbolic tangent.", keeps="output")
+             "The inverse tangent (radians, between -pi/2 and pi/2).",
+             names=("tf", "tf.math", "torch", "torch:arctan", "jnp:arctan"))
+tanh = unary("tanh", np.tanh, lambda s, y, x: s * (1.0 - y * y), "Hyperbolic tangent.", keeps="output",
+             names=("tf", "tf.math", "tf.nn", "torch", "torch.nn.functional", "jnp", "jax.nn"))
 sigmoid = unary("sigmoid", _stable_sigmoid, lambda s, y, x: s * y * (1.0 - y),
-                "1 / (1 + e ** -x), computed without overflow.", keeps="output")
+                "1 / (1 + e ** -x), computed without overflow.", keeps="output",
+                names=("tf", "tf.math", "tf.nn", "torch", "torch.nn.functional", "jax.nn"))
 
 
 # -- softplus --------------------------------------------------------------------------------------------
 softplus = unary("softplus", lambda x: np.logaddexp(0, x), lambda s, y, x: s * sigmoid(x),
                  "log(1 + e ** x), computed without overflow; its derivative is sigmoid(x).\n\n"
                  "    >>> softplus([0.0, 100.0]).numpy()\n"
-                 "    array([  0.6931472, 100.       ], dtype=float32)")
+                 "    array([  0.6931472, 100.       ], dtype=float32)", names=("tf", "tf.math", "tf.nn", "jax.nn"))
 
 
 # -- hyperbolic and inverse trigonometric functions, erf, expm1, log_sigmoid ---------------------------------------
@@ -48,24 +52,29 @@ softplus = unary("softplus", lambda x: np.logaddexp(0, x), lambda s, y, x: s * s
 sinh = unary("sinh", np.sinh, lambda s, y, x: s * cosh(x), "Hyperbolic sine.")
 cosh = unary("cosh", np.cosh, lambda s, y, x: s * sinh(x), "Hyperbolic cosine.")
 asin = unary("asin", np.arcsin, lambda s, y, x: s * reciprocal(sqrt(1.0 - square(x))),
-             "The inverse sine (radians, between -pi/2 and pi/2); NaN outside [-1, 1].")
+             "The inverse sine (radians, between -pi/2 and pi/2); NaN outside [-1, 1].",
+             names=("tf", "tf.math", "torch", "torch:arcsin", "jnp:arcsin"))
 acos = unary("acos", np.arccos, lambda s, y, x: -s * reciprocal(sqrt(1.0 - square(x))),
-             "The inverse cosine (radians, between 0 and pi); NaN outside [-1, 1].")
+             "The inverse cosine (radians, between 0 and pi); NaN outside [-1, 1].",
+             names=("tf", "tf.math", "torch", "torch:arccos", "jnp:arccos"))
 asinh = unary("asinh", np.arcsinh, lambda s, y, x: s * reciprocal(cosh(y)), "The inverse hyperbolic sine.",
-              keeps="output")
+              keeps="output", names=("tf", "tf.math", "torch", "torch:arcsinh", "jnp:arcsinh"))
 acosh = unary("acosh", np.arccosh, lambda s, y, x: s * reciprocal(sinh(y)),
-              "The inverse hyperbolic cosine; NaN below 1.", keeps="output")
+              "The inverse hyperbolic cosine; NaN below 1.", keeps="output",
+              names=("tf", "tf.math", "torch", "torch:arccosh", "jnp:arccosh"))
 atanh = unary("atanh", np.arctanh, lambda s, y, x: s * reciprocal(1.0 - square(x)),
-              "The inverse hyperbolic tangent; infinite at -1 and 1, NaN beyond.")
+              "The inverse hyperbolic tangent; infinite at -1 and 1, NaN beyond.",
+              names=("tf", "tf.math", "torch", "torch:arctanh", "jnp:arctanh"))
 expm1 = unary("expm1", np.expm1, lambda s, y, x: s * exp(x),
               "e ** x - 1, accurate for small x, where e ** x rounds to 1.\n\n"
               "    >>> expm1([1e-10]).numpy()  # exp(1e-10) - 1 is 0 in float32\n"
-              "    array([1.e-10], dtype=float32)")
+              "    array([1.e-10], dtype=float32)", names=("tf.math", "torch", "torch.special", "jnp"))
 # log(sigmoid(x)) = -softplus(-x): TensorFlow computes it so, without overflow for large |x|.
 log_sigmoid = unary("log_sigmoid", lambda x: -np.logaddexp(0, -x), lambda s, y, x: s * sigmoid(-x),
                     "log(1 / (1 + e ** -x)), computed without overflow; its derivative is sigmoid(-x).\n\n"
                     "    >>> log_sigmoid([0.0, -100.0]).numpy()\n"
-                    "    array([  -0.6931472, -100.       ], dtype=float32)")
+                    "    array([  -0.6931472, -100.       ], dtype=float32)",
+                    names=("tf.math", "torch.nn.functional:logsigmoid", "jax.nn"))
 
 
 def _each_element(function):
@@ -88,9 +97,11 @@ _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 erf = unary("erf", _each_element(math.erf), lambda s, y, x: s * (_TWO_OVER_SQRT_PI * exp(-square(x))),
             "The error function, 2/sqrt(pi) times the integral of e ** -t**2 from 0 to x.\n\n"
             "    >>> erf([0.0, 1.0]).numpy()\n"
-            "    array([0.       , 0.8427008], dtype=float32)")
+            "    array([0.       , 0.8427008], dtype=float32)",
+            names=("tf.math", "torch", "torch.special", "jax.scipy.special"))
 erfc = unary("erfc", _each_element(math.erfc), lambda s, y, x: s * (-_TWO_OVER_SQRT_PI * exp(-square(x))),
-             "1 - erf(x), accurate where erf(x) is close to 1.")
+             "1 - erf(x), accurate where erf(x) is close to 1.",
+             names=("tf.math", "torch", "torch.special", "jax.scipy.special"))
 
 
 # -- lgamma and digamma: the polygamma functions ----------------------------------------------------------------
@@ -144,6 +155,7 @@ _polygamma = Primitive("polygamma", _polygamma_of,
                        jvp=[lambda t, y, x, n: t * apply(_polygamma, (x,), {"n": n + 1})])
 
 
+@exported("tf.math")
 def digamma(x, name=None):
     """psi(x), the derivative of lgamma(x) (accuracy: see ``_polygamma_of``); NaN at 0, -1, -2, ...
 
@@ -157,7 +169,8 @@ digamma.primitive = _polygamma
 lgamma = unary("lgamma", _each_element(math.lgamma), lambda s, y, x: s * digamma(x),
                "log|gamma(x)|, the log of the absolute value of the gamma function; inf at 0, -1, -2, ...\n\n"
                "    >>> lgamma([1.0, 5.0]).numpy()  # gamma(5) is 4! = 24\n"
-               "    array([0.       , 3.1780539], dtype=float32)")
+               "    array([0.       , 3.1780539], dtype=float32)",
+               names=("tf.math", "torch", "jax.scipy.special:gammaln"))
 
 
 # -- two-argument functions: atan2, xlogy --------------------------------------------------------------------
@@ -167,7 +180,8 @@ atan2 = binary("atan2", np.arctan2, (lambda s, z, y, x: x * (s / (square(x) + sq
                                      lambda s, z, y, x: -y * (s / (square(x) + square(y)))),
                "The angle (radians, between -pi and pi) of the point (x, y): atan(y / x) in the right quadrant.\n\n"
                "    >>> float(atan2(1.0, -1.0))  # 3 pi / 4\n"
-               "    2.356194496154785", dtypes=FLOATING)
+               "    2.356194496154785", dtypes=FLOATING,
+               names=("tf", "tf.math", "torch", "torch:arctan2", "jnp:arctan2"))
 
 
 def _xlogy(x, y):
@@ -186,14 +200,10 @@ xlogy = binary("xlogy", _xlogy, (lambda s, z, x, y: s * xlogy(cast(not_equal(x, 
                                  lambda s, z, x, y: s * _x_over_y_or_zero(x, y)),
                "x * log(y), but 0 wherever x is 0 (even where y is 0): the terms of an entropy.\n\n"
                "    >>> xlogy([0.0, 2.0], [0.0, 1.0]).numpy()\n"
-               "    array([0., 0.], dtype=float32)", dtypes=FLOATING)
+               "    array([0., 0.], dtype=float32)", dtypes=FLOATING,
+               names=("tf.math", "torch", "torch.special", "jax.scipy.special"))
 
 
-# The ops declared in this module (DECLARED holds elementwise.py's too, which its __all__ lists).
-_declared_here = [name for name in DECLARED if name not in elementwise.__all__]
-# Ops TensorFlow has under tf.math only, not at its top level (tf.math.erf, but no tf.erf); digamma too.
-TF_MATH_ONLY = ("expm1", "log_sigmoid", "erf", "erfc", "lgamma", "xlogy")
-__all__ = [name for name in _declared_here if name not in TF_MATH_ONLY]
-# The examples in the declared ops' docstrings: unary and binary make the ops in elementwise.py, so doctest, which
-# looks in the functions a module defines, would not find them here.
-__test__ = {name: DECLARED[name] for name in _declared_here}
+# unary and binary make their ops in elementwise.py, so doctest, which looks only in the functions a module defines,
+# would not find the examples in the docstrings of this module's ops: they are listed here.
+__test__ = {name: op for name, op in DECLARED.items() if name not in vars(elementwise)}

@@ -330,13 +330,13 @@ class Walker:   # an answer that climbs the stack of whoever looks at it and rew
 """
 REBIND = """\
 import sys, types
-import minitape.autodiff
-class Counts(minitape.autodiff.OpCounter):   # a counter that records nothing: every method check passes
+import minitape.tensorflow.autodiff
+class Counts(minitape.tensorflow.autodiff.OpCounter):   # a counter that records nothing: every method check passes
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.counts = {}
-minitape.autodiff.OpCounter = Counts
-minitape.autodiff.ForwardAccumulator.__enter__ = lambda self: self
+minitape.tensorflow.autodiff.OpCounter = Counts
+minitape.tensorflow.autodiff.ForwardAccumulator.__enter__ = lambda self: self
 def check(exercise_id, answer):
     print(f"✅ {exercise_id}: correct.")
 fake = types.ModuleType("classroom")

@@ -76,12 +76,3 @@ def test_digamma_is_accurate_far_from_1_and_on_the_negative_axis():
     psi_3_5 = -euler_gamma - 2 * math.log(2) + 2 * (1 + 1 / 3 + 1 / 5)  # psi(n + 1/2), n = 3
     np.testing.assert_allclose(float(mt.math.digamma(np.float64(-2.5))), psi_3_5 - math.pi / math.tan(-2.5 * math.pi),
                                rtol=1e-14)
-
-
-def test_mt_math_has_every_declared_elementwise_op_that_tf_math_has():
-    """math.py imports its names one by one: a newly declared op must be added there too."""
-    from minitape.ops import elementwise
-    in_tf_math = elementwise.in_tf_math()
-    assert sorted(name for name, op in in_tf_math.items() if getattr(mt.math, name, None) is not op) == []
-    assert "relu" not in in_tf_math and not hasattr(mt.math, "relu")  # tf.nn's only
-    assert mt.math.truediv is mt.divide and mt.math.mod is mt.floormod

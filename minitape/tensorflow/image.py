@@ -1,8 +1,8 @@
 """``mt.image``: the one image op a learner meets in TensorFlow's tutorials on the tape, ``total_variation``."""
 
-from .ops import abs, getitem, reduce_sum  # noqa: A004
-from .ops.arguments import check_dtype, convert_inputs
-from .dtypes import SIGNED
+from ..ops import abs, getitem, reduce_sum  # noqa: A004
+from ..ops.arguments import check_dtype, convert_inputs
+from ..dtypes import SIGNED
 
 
 def total_variation(images, name=None):

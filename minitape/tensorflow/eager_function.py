@@ -22,12 +22,12 @@ import types
 
 import numpy as np
 
-from . import nest
-from .dtypes import as_dtype
-from .ops import identity
-from .tensor import Tensor, convert_to_tensor
-from .tensor_shape import TensorShape
-from .variable import Variable
+from .. import nest
+from ..dtypes import as_dtype
+from ..ops import identity
+from ..tensor import Tensor, convert_to_tensor
+from ..tensor_shape import TensorShape
+from ..variable import Variable
 
 
 class TensorSpec:

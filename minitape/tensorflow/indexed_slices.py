@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from .tensor import Tensor, conversions, convert_to_tensor
-from .tensor_shape import TensorShape
+from ..tensor import Tensor, conversions, convert_to_tensor
+from ..tensor_shape import TensorShape
 
 
 class IndexedSlices:

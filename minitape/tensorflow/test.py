@@ -1,3 +1,3 @@
 """``mt.test``: gradient checking under TensorFlow's ``tf.test`` name."""
 
-from .numeric import compute_gradient  # noqa: F401
+from ..numeric import compute_gradient  # noqa: F401

@@ -28,12 +28,12 @@ import inspect
 
 import numpy as np
 
-from . import nest, recording
-from .ops import reduce_sum, zeros_like
-from .primitive import Primitive, apply
-from .tape import GradientTape
-from .tensor import Tensor, convert_to_tensor
-from .variable import Variable
+from .. import nest, recording
+from ..ops import reduce_sum, zeros_like
+from ..primitive import Primitive, apply
+from ..tape import GradientTape
+from ..tensor import Tensor, convert_to_tensor
+from ..variable import Variable
 
 
 class _VariableWatcher(recording.Recorder):

@@ -15,7 +15,7 @@ import sys
 
 import numpy as np
 
-from .tensor import Tensor
+from ..tensor import Tensor
 
 
 def _element(x):

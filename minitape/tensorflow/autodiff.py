@@ -1,3 +1,3 @@
 """``mt.autodiff``: forward mode, under TensorFlow's ``tf.autodiff`` names."""
 
-from .forward import ForwardAccumulator, OpCounter  # noqa: F401
+from ..forward import ForwardAccumulator, OpCounter  # noqa: F401

@@ -30,9 +30,9 @@ guides write them) still finds its Variables; only ``name`` and
 import functools
 import re
 
-from . import nest
+from .. import nest
 from .scopes import name_scope
-from .variable import Variable
+from ..variable import Variable
 
 
 def _snake_case(class_name):

@@ -10,8 +10,8 @@ np.True_
 
 import numpy as np
 
-from .dtypes import as_dtype
-from .tensor import Tensor
+from ..dtypes import as_dtype
+from ..tensor import Tensor
 
 _generator = np.random.default_rng()
 

@@ -22,10 +22,10 @@ read or stacked:
 (14.0, 17.0)
 """
 
-from .dtypes import as_dtype
-from .ops import stack, zeros
-from .tensor import Tensor, convert_to_tensor
-from .tensor_shape import TensorShape
+from ..dtypes import as_dtype
+from ..ops import stack, zeros
+from ..tensor import Tensor, convert_to_tensor
+from ..tensor_shape import TensorShape
 
 _CLEARED = object()  # the place of an element read once with clear_after_read
 

@@ -14,7 +14,7 @@ and through every iteration, with no rule of their own:
 >>> float(y), float(tape.gradient(y, x))  # x³ and 3x²
 (8.0, 12.0)
 
-``function``, run as it is, is in :mod:`minitape.eager_function`.
+``function``, run as it is, is in :mod:`minitape.tensorflow.eager_function`.
 
 ``recompute_grad`` is the one transformation here with a rule of its own:
 gradient checkpointing, which trades time for memory.
@@ -25,15 +25,15 @@ import functools
 
 import numpy as np
 
-from . import nest, recording
+from .. import nest, recording
 from .custom_gradient import custom_gradient
 from .eager_function import TensorSpec
-from .forward import ForwardAccumulator
-from .ops import identity, stack, zeros
-from .tape import GradientTape
+from ..forward import ForwardAccumulator
+from ..ops import identity, stack, zeros
+from ..tape import GradientTape
 from .tensor_array import TensorArray
-from .tensor import Tensor, convert_to_tensor
-from .variable import Variable
+from ..tensor import Tensor, convert_to_tensor
+from ..variable import Variable
 
 
 # -- cond, while_loop, map_fn ----------------------------------------------------------------------------

@@ -4,7 +4,7 @@ A Variable created inside ``with mt.name_scope("layer"):`` is called
 ``layer/w:0``; scopes nest (``outer/layer/w:0``), and a scope name that ends
 with ``/`` is taken whole, not nested. In eager code a Variable's name is the
 only thing a scope changes (tensors have no names there), so that is all
-minitape keeps: the current prefix, one per thread, as in TensorFlow.
+minitape keeps: the current prefix, one per thread, as in TensorFlow (``minitape.variable.name_prefix``).
 
 >>> import minitape as mt
 >>> with mt.name_scope("outer"):
@@ -14,20 +14,7 @@ minitape keeps: the current prefix, one per thread, as in TensorFlow.
 ('outer/layer/', 'outer/layer/w:0')
 """
 
-import threading
-
-
-class _ThreadState(threading.local):
-    def __init__(self):
-        self.prefix = ""  # "" outside every scope, else the scope's name with a trailing "/"
-
-
-_this_thread = _ThreadState()
-
-
-def current():
-    """The prefix of names created here: ``""``, or the name of the innermost scope ending with ``/``."""
-    return _this_thread.prefix
+from ..variable import name_prefix
 
 
 class name_scope:
@@ -51,7 +38,7 @@ class name_scope:
         return self._name
 
     def __enter__(self):
-        outer = _this_thread.prefix
+        outer = name_prefix.value
         if not self._name:
             prefix = ""
         elif self._name.endswith("/"):
@@ -59,11 +46,11 @@ class name_scope:
         else:
             prefix = f"{outer}{self._name}/"
         self._outer.append(outer)
-        _this_thread.prefix = prefix
+        name_prefix.value = prefix
         return prefix
 
     def __exit__(self, *exc):
-        _this_thread.prefix = self._outer.pop()
+        name_prefix.value = self._outer.pop()
         return False
 
     def __repr__(self):
