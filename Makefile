@@ -9,6 +9,12 @@ PY = scripts/setup.sh $(ENV) $(EXTRAS) --
 NBVAL = --nbval --nbval-current-env --nbval-sanitize-with notebooks/nbval-sanitize.cfg
 LAB_ARGS ?=
 
+# pytest-xdist's workers: JOBS=1 runs in one process. make test keeps each test file on one worker
+# (--dist loadscope), so a lesson's cells run in order in one kernel and a module's fixtures are built once.
+JOBS ?= 2
+XDIST = -n $(JOBS)
+XDIST_BY_FILE = -n $(JOBS) --dist loadscope
+
 LESSONS ?=
 ALL_LESSONS = $(wildcard notebooks/[0-9]*.ipynb)
 LESSON_FILES = $(if $(LESSONS),$(foreach n,$(LESSONS),$(wildcard notebooks/$(n)_*.ipynb)),$(ALL_LESSONS))
@@ -24,22 +30,27 @@ lab:
 # it cannot render fails the tests.
 test: EXTRAS = course test browser lint grading book
 test: lint book
-	$(PY) -m pytest tests minitape classroom notebooks --doctest-modules $(NBVAL)
+	$(PY) -m pytest $(XDIST_BY_FILE) tests minitape classroom notebooks --doctest-modules $(NBVAL)
 
-# The quick loop of a change to the library (tests/README.md): its unit tests and docstring examples, under a
-# minute on one core; no notebook, so no nbval plugin (importing it alone takes over a second).
+# The quick loop of a change to the library (tests/README.md): its unit tests and docstring examples, on JOBS
+# workers, with hypothesis's quick profile (conftest.py: 4 random inputs per op, where make test draws 12 fixed
+# ones); no notebook, so no nbval plugin (importing it alone takes over a second).
 test-library: EXTRAS = course test
 test-library:
-	$(PY) -m pytest -p no:cacheprovider -p no:nbval tests/library minitape --doctest-modules
+	HYPOTHESIS_PROFILE=dev $(PY) -m pytest $(XDIST) -p no:cacheprovider -p no:nbval tests/library minitape \
+	  --doctest-modules
 
 # The unit tests, docstring examples and lessons (nbval) on another Python, in a light environment of its own; CI
 # runs it for every supported Python beside make test's:   make test-python PYTHON=python3.13 VENV=.venv-3.13
 # The classroom's build and grading routes (the editions run every lesson again; the grader runs submissions in its
 # sandbox) are make test's: they depend on the machine's tools, not on the Python, which nbval and the grader's own
 # tests (tests/course/test_grader.py) cover here.
+# Hypothesis's quick profile there (4 inputs per op, conftest.py): the ops' derivatives are the same NumPy code on
+# every Python, and make test draws 12.
 test-python: EXTRAS = course test grading
 test-python:
-	$(PY) -m pytest -p no:cacheprovider tests minitape classroom notebooks --doctest-modules $(NBVAL) \
+	HYPOTHESIS_PROFILE=quick $(PY) -m pytest $(XDIST_BY_FILE) -p no:cacheprovider tests minitape classroom notebooks \
+	  --doctest-modules $(NBVAL) \
 	  --ignore=tests/course/browser --ignore=tests/course/test_editions.py --ignore=tests/course/test_cheating_student.py
 
 # Every lesson opened and run in JupyterLab (tests/course/browser/test_lab_lessons.py) on another Python: CI runs it on

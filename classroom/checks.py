@@ -30,6 +30,16 @@ WIDTH = 88  # a check's line is wrapped at words to this width, so that no noteb
 STUCK = "Stuck? The full edition of the course has a reference solution in the collapsed cell below this check."
 NOT_ANSWERED = "not answered yet: replace the ... with your answer."
 
+# What a reference solution prints when it passes (reference_solution), and the ids it names on its second line,
+# ``with reference_solution("5.1", "5.2"):``: under nbval every solution cell must print one for each id.
+REFERENCE_PASSES = re.compile(r"^Reference solution of (\S+): it passes the check\.", re.MULTILINE)
+
+
+def reference_ids(source):
+    """The exercise ids a solution cell's ``with reference_solution(...)`` line names, in order."""
+    return re.findall(r"""["'](\d+\.\d+[a-z]?)["']""", source.split("\n", 2)[1])
+
+
 _attempts = {}  # exercise id -> (wrong attempts so far, fingerprint of the last wrong answer)
 _said = {}  # exercise id -> the status of its last check: "correct", "unanswered" or "wrong"
 _lent = {}  # learner's name -> object, from reference solutions that passed (see reference_solution)

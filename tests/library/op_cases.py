@@ -202,7 +202,9 @@ def _spd(x):
 
 
 def _well_conditioned(*xs):
-    return all(np.all(np.linalg.cond(x) < 20) for x in xs)
+    """Condition number under 20 and no singular value under 0.1: diag(1e-3, 6.1e-5), which hypothesis drew, has a
+    condition number of 16, yet its inverse bends so sharply that central differences lose the digits asked for."""
+    return all(np.all(np.linalg.cond(x) < 20) and np.all(np.linalg.svd(x, compute_uv=False) > 0.1) for x in xs)
 
 
 def _scaled_pieces(x):

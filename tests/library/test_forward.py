@@ -136,17 +136,17 @@ def _held(accumulator):
     return {name: len(v) for name, v in vars(accumulator).items() if isinstance(v, (list, dict, set))}
 
 
-def test_an_accumulator_alive_over_200_000_ops_holds_what_it_held_after_1000():
+def test_an_accumulator_alive_over_20_000_ops_holds_what_it_held_after_1000():
     x = mt.constant(1.0, dtype=mt.float64)
     with mt.autodiff.ForwardAccumulator(x, mt.constant(1.0, dtype=mt.float64)) as acc:
         y = x
-        for k in range(200_000):
+        for k in range(20_000):
             y = y * 0.999999
             if k == 999:
                 early = _held(acc)
         late = _held(acc)
-    assert late == early, f"after 1,000 ops {early}, after 200,000 {late}"
-    assert float(acc.jvp(y)) == pytest.approx(0.999999 ** 200_000, rel=1e-9)
+    assert late == early, f"after 1,000 ops {early}, after 20,000 {late}"
+    assert float(acc.jvp(y)) == pytest.approx(0.999999 ** 20_000, rel=1e-9)
 
 
 def test_a_reading_of_a_tape_leaves_out_the_tangent_arithmetic_of_an_accumulator_inside_it():

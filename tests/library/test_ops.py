@@ -2,6 +2,7 @@
 
 The finite-difference referee is mt.check_gradients (float64, central
 differences), so these tests also exercise the checker the course teaches.
+How many inputs hypothesis draws per case is the run's profile (conftest.py).
 """
 
 import importlib
@@ -15,13 +16,8 @@ import minitape as mt
 from minitape.primitive import Primitive
 from op_cases import CASES
 
-CHECK = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.filter_too_much,
-                                                                           HealthCheck.too_slow])
-
-
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_first_and_second_derivatives_match_finite_differences(case):
-    @CHECK
     @given(case.inputs())
     def check(xs):
         mt.check_gradients(case.fn, *xs, order=case.order, rtol=case.rtol, atol=1e-6, delta=case.delta)
@@ -31,7 +27,6 @@ def test_first_and_second_derivatives_match_finite_differences(case):
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_forward_mode_equals_the_reverse_mode_jacobian_times_the_tangent(case):
-    @CHECK
     @given(case.inputs())
     def check(xs):
         primals = [mt.constant(x) for x in xs]

@@ -69,14 +69,16 @@ class LabServer:
     """A JupyterLab serving the repository root, as ``make lab`` does, in a throw-away Jupyter home."""
 
     def __init__(self, home):
-        self.port, self.token = free_port(), secrets.token_hex(16)
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.token = secrets.token_hex(16)
+        self.url = None  # known once the server is up: it picks a free port itself (--port=0)
+        self.runtime = home / "runtime"
         self.env = {
             **os.environ,
             "HOME": str(home),
             "JUPYTER_DATA_DIR": str(home / "data"),  # holds the trust database: empty, so nothing is trusted
             "JUPYTER_CONFIG_DIR": str(home / "config"),  # holds the user settings: none but the one below
             "IPYTHONDIR": str(home / "ipython"),
+            "JUPYTER_RUNTIME_DIR": str(self.runtime),  # where the server writes its jpserver-<pid>.json
             "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
             "JUPYTER_CONFIG_PATH": str(LAB_CONFIG),
         }
@@ -87,7 +89,7 @@ class LabServer:
         (autosave / "plugin.jupyterlab-settings").write_text('{"autosave": false}')
         self.log = home / "jupyterlab.log"
         command = [
-            sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1", f"--port={self.port}",
+            sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1", "--port=0",
             f"--IdentityProvider.token={self.token}", f"--ServerApp.root_dir={ROOT}",
             "--expose-app-in-browser",  # window.jupyterapp: run JupyterLab's commands, read its models
             # Opening a lesson writes a checkpoint copy of it: into the throw-away home, not the repository.
@@ -99,11 +101,15 @@ class LabServer:
             self.process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
 
     def wait_until_up(self, timeout=90):
+        """Wait for the server's own record of its address, then for it to answer. A port chosen here and passed
+        in could be taken by another suite's server (CI runs several side by side) before this one binds it."""
         deadline = time.monotonic() + timeout
+        record = self.runtime / f"jpserver-{self.process.pid}.json"
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 break
-            with contextlib.suppress(OSError):
+            with contextlib.suppress(OSError, ValueError, KeyError):
+                self.url = f"http://127.0.0.1:{json.loads(record.read_text())['port']}"
                 urllib.request.urlopen(f"{self.url}/api/status?token={self.token}", timeout=2)
                 return
             time.sleep(0.2)
