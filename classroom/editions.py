@@ -2,7 +2,9 @@
 
 The cells of an exercise carry tags: ``exercise`` (the learner's cell, with ``...``), ``check`` (one
 ``check("5.1", answer)`` call per line) and ``solution`` (``# Reference solution`` and one
-``with reference_solution(...)`` block), after a heading ``### Exercise 5.1 (medium): ...``.
+``with reference_solution(...)`` block), after a heading ``### Exercise 5.1 (medium): ...``. A cell whose output
+shows an exercise's answer (the run after a "predict, then run" check) is tagged ``reveal`` and comes after that
+exercise's check.
 
     python -m classroom.editions tidy notebooks/05_reverse_mode.ipynb      # check the structure, fold the solutions
     python -m classroom.editions student build/student notebooks/*.ipynb   # no solutions; classroom's public part
@@ -10,14 +12,14 @@ The cells of an exercise carry tags: ``exercise`` (the learner's cell, with ``..
     python -m classroom.editions nbgrader build/nbgrader notebooks/*.ipynb --students ada bob --roster class.txt
 
 The student edition (``build/student/``) holds the lessons without their solution cells, with the outputs of the
-exercise and check cells cleared (every teaching output is kept), and beside them ``classroom/`` with only its
-public part (``PUBLIC``): the checks, probes and hashed data, no answer. It stands alone: a README that says how to
+exercise, check and reveal cells cleared (every other teaching output is kept), and beside them ``classroom/`` with
+only its public part (``PUBLIC``): the checks, probes and hashed data, no answer. It stands alone: a README that says how to
 install, open and check (``templates/student_README.md``), the license files, and minitape as a wheel in
 ``wheels/``; lesson 00 speaks of that folder, not of the repository's ``make`` commands or its Binder badge.
 
 The nbgrader course holds, per lesson, ``source/<lesson>/<lesson>.ipynb`` (each reference body inside its learner
 cell between nbgrader's solution markers, one graded cell per exercise part: its check, whose points the trusted
-grader sets, ``classroom.grader``) and the same
+grader sets, ``classroom.grader``; the reveal cells without their outputs) and the same
 public ``classroom/``, marked as a graded release's (``graded.json``), with each student's own data for the
 exercises whose numbers are each student's own (``classroom.variants``): for the students named, listed in a roster
 file (one id a line), and those in the course's gradebook (``gradebook.db``, nbgrader's ``nbgrader db student
@@ -32,6 +34,8 @@ teacher's own answers typed into it), or whose learner cell lost its ``...``, is
 [('5.3a', 'mode_a'), ('5.3b', 'mode_b')]
 >>> split_points(2, 3)
 [0.67, 0.67, 0.66]
+>>> cleared_roles({"metadata": {"tags": ["reveal", "hide-input"]}})
+['reveal']
 """
 
 import argparse
@@ -62,6 +66,8 @@ WITH_REFERENCE = re.compile(r"""^with reference_solution\(\s*["']""")
 PREDICT = re.compile(r"predict", re.IGNORECASE)  # in an exercise's heading: "Predict, then run", a formative one
 POINTS = {"warm-up": 1, "easy": 1, "medium": 2, "stretch": 3, "hard": 3}
 SOLUTION_FIRST_LINE = "# Reference solution"
+# The roles whose stored outputs no student edition keeps: the learner's cell, its verdicts, and what shows an answer.
+CLEARED = ("exercise", "check", "reveal")
 NBGRADER_CONFIG = '''\
 # nbgrader's configuration for the minitape course: `nbgrader generate_assignment 05_reverse_mode` in this folder.
 from nbconvert.preprocessors import Preprocessor
@@ -119,6 +125,15 @@ def tags(cell):
     return cell.get("metadata", {}).get("tags", [])
 
 
+def cleared_roles(cell):
+    """The tags of ``cell`` that make a student edition clear its outputs (``CLEARED``)."""
+    return [t for t in tags(cell) if t in CLEARED]
+
+
+def clear_outputs(cell):
+    cell.outputs, cell.execution_count = [], None
+
+
 def split_points(points, parts):
     """``points`` shared by ``parts`` graded cells, in hundredths, the first ones taking what does not divide."""
     share, rest = divmod(round(points * 100), parts)
@@ -128,22 +143,27 @@ def split_points(points, parts):
 def tidy(nb):
     """Check a lesson's exercise structure and fold its solutions (in place; returns ``nb``).
 
-    Every role cell comes after an exercise heading; a check cell checks only that exercise's parts; a solution
-    cell starts with ``# Reference solution``, is one ``with reference_solution`` block, stores no output and is
+    Every role cell comes after an exercise heading; a check cell checks only that exercise's parts; a reveal cell
+    comes after its exercise's check, so that no answer shows before the learner has answered; a solution cell
+    starts with ``# Reference solution``, is one ``with reference_solution`` block, stores no output and is
     collapsed. Grading metadata is no part of a lesson: ``make nbgrader`` writes it.
     """
-    current = None
+    current, checked = None, False
     for index, cell in enumerate(nb.cells):
         cell.metadata.pop("nbgrader", None)
         heading = exercise_heading(cell.source) if cell.cell_type == "markdown" else None
         if heading:
-            current = heading[0]
+            current, checked = heading[0], False
             continue
-        role = [t for t in tags(cell) if t in ("exercise", "check", "solution")]
+        role = [t for t in tags(cell) if t in ("exercise", "check", "solution", "reveal")]
         if not role:
             continue
         if current is None:
             raise ValueError(f"cell {index} is tagged {role[0]} but no '### Exercise N.k' heading comes before it")
+        if role[0] == "reveal" and not checked:
+            raise ValueError(f"cell {index} is tagged reveal (its output shows the answer of exercise {current}) but "
+                             f"comes before that exercise's check: move it after the check cell")
+        checked = checked or role[0] == "check"
         if role[0] == "check":
             calls = check_calls(cell.source)
             if not calls:
@@ -156,7 +176,7 @@ def tidy(nb):
                 raise ValueError(f"cell {index} is tagged solution but does not start with {SOLUTION_FIRST_LINE!r}")
             reference_body(cell.source)  # raises if the cell is not one with-block
             cell.metadata.setdefault("jupyter", {})["source_hidden"] = True
-            cell.outputs, cell.execution_count = [], None
+            clear_outputs(cell)
     return nb
 
 
@@ -207,8 +227,8 @@ def for_students(nb):
 
 
 def student_edition(nb):
-    """A copy without solution cells, with the outputs of exercise and check cells cleared, and lesson 00's words
-    about the repository replaced."""
+    """A copy without solution cells, with the outputs of exercise, check and reveal cells cleared, and lesson 00's
+    words about the repository replaced."""
     nb = nbformat.from_dict(nb)
     nb.cells = [cell for cell in nb.cells if "solution" not in tags(cell)]
     if "Running the course" in "".join(cell.source for cell in nb.cells):
@@ -218,8 +238,8 @@ def student_edition(nb):
             raise ValueError(f"lesson 00 no longer says what the student edition replaces ({missing[0]!r}): "
                              f"update classroom.editions.FOR_STUDENTS")
     for cell in nb.cells:
-        if "exercise" in tags(cell) or "check" in tags(cell):
-            cell.outputs, cell.execution_count = [], None
+        if cleared_roles(cell):
+            clear_outputs(cell)
     return nb
 
 
@@ -271,7 +291,7 @@ def nbgrader_source(nb):
             continue
         elif "exercise" in tags(cell):
             last_exercise = cell
-            cell.outputs, cell.execution_count = [], None
+            clear_outputs(cell)
             cell.metadata["nbgrader"] = _grade(unique(f"ex{current.replace('.', '_')}-answer"), False, True)
         elif "check" in tags(cell) and not formative:
             calls = [call for call in check_calls(cell.source) if graded(call.exercise)]
@@ -287,7 +307,9 @@ def nbgrader_source(nb):
                 cells.append(nbformat.v4.new_code_cell(lines, metadata={"tags": ["check"]}))
             continue
         elif "check" in tags(cell):  # a formative exercise's check: kept as it is, without its stored verdicts
-            cell.outputs, cell.execution_count = [], None
+            clear_outputs(cell)
+        elif "reveal" in tags(cell):  # the run that shows an answer: the student runs it after answering
+            clear_outputs(cell)
         cells.append(cell)
     nb.cells = cells
     return nb
