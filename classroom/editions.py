@@ -13,8 +13,8 @@ exercise's check.
 
 The student edition (``build/student/``) holds the lessons without their solution cells, with the outputs of the
 exercise, check and reveal cells cleared (every other teaching output is kept), and beside them ``classroom/`` with
-only its public part (``PUBLIC``): the checks, probes and hashed data, no answer. It stands alone: a README that says how to
-install, open and check (``templates/student_README.md``), the license files, and minitape as a wheel in
+only its public part (``PUBLIC``): the checks, probes and hashed data, no answer. It stands alone: a README that says
+how to install, open and check (``templates/student_README.md``), the license files, and minitape as a wheel in
 ``wheels/``; lesson 00 speaks of that folder, not of the repository's ``make`` commands or its Binder badge.
 
 The nbgrader course holds, per lesson, ``source/<lesson>/<lesson>.ipynb`` (each reference body inside its learner

@@ -55,8 +55,8 @@ class FloatingTrouble:
         """What the check says of a loss whose ``where`` met trouble on the test's logits of ±800."""
         return (f"at logits of ±800 {where} meets {' and '.join(self.seen)} in NumPy: the value may still come out "
                 f"right, but the formula takes exp of a large number, which is inf in float64 from about 710 on, and "
-                f"is right only where the inf happens to round away. Use forms that never overflow: max(z, 0) - z y + log1p(exp(-|z|)) for the loss "
-                f"and, for the sigmoid, exp(-logaddexp(0, -z))")
+                f"is right only where the inf happens to round away. Use forms that never overflow: max(z, 0) - z y "
+                f"+ log1p(exp(-|z|)) for the loss and, for the sigmoid, exp(-logaddexp(0, -z))")
 
 
 def _normal(*shape):
