@@ -4,7 +4,7 @@ The cells of an exercise carry tags: ``exercise`` (the learner's cell, with ``..
 ``check("5.1", answer)`` call per line) and ``solution`` (``# Reference solution`` and one
 ``with reference_solution(...)`` block), after a heading ``### Exercise 5.1 (medium): ...``. A cell whose output
 shows an exercise's answer (the run after a "predict, then run" check) is tagged ``reveal`` and comes after that
-exercise's check.
+exercise's check; ``tidy`` refuses a lesson whose earlier cells show a value exercise's answer (``answers_shown``).
 
     python -m classroom.editions tidy notebooks/05_reverse_mode.ipynb      # check the structure, fold the solutions
     python -m classroom.editions student build/student notebooks/*.ipynb   # no solutions; classroom's public part
@@ -36,6 +36,8 @@ teacher's own answers typed into it), or whose learner cell lost its ``...``, is
 [0.67, 0.67, 0.66]
 >>> cleared_roles({"metadata": {"tags": ["reveal", "hide-input"]}})
 ['reveal']
+>>> sorted(printed_forms(0.12441))[:4]
+['0.124', '0.1244', '0.12441', '0.124410']
 """
 
 import argparse
@@ -43,6 +45,7 @@ import ast
 import collections
 import importlib
 import json
+import math
 import pathlib
 import re
 import shutil
@@ -51,8 +54,9 @@ import sys
 import textwrap
 
 import nbformat
+import numpy as np
 
-from classroom import safe_data
+from classroom import safe_data, variants
 from classroom.checks import lesson_data, lesson_of
 
 CLASSROOM = pathlib.Path(__file__).resolve().parent
@@ -178,6 +182,94 @@ def tidy(nb):
             cell.metadata.setdefault("jupyter", {})["source_hidden"] = True
             clear_outputs(cell)
     return nb
+
+
+# Exercises whose question shows the numbers of their answer, as it must: what the learner finds out is another thing.
+STATED = {"13.1a": "whether naive_mul gives b's gradient the shape (3,) of b or the shape (4, 3) of X, which the "
+                   "lesson shows before asking"}
+SHOWN = ("text/plain", "text/markdown", "text/html", "text/latex")  # what a notebook shows of a stored output
+
+
+def shown(cell):
+    """What a cell shows before it is run: a markdown cell's text, or a code cell's stored outputs."""
+    if cell.cell_type == "markdown":
+        return cell.source
+    texts = []
+    for output in cell.get("outputs", []):
+        texts.append(output.get("text", ""))
+        texts += [str(output.get("data", {}).get(kind, "")) for kind in SHOWN]
+        texts.append(output.get("evalue", ""))
+    return "\n".join(texts)
+
+
+def significant_digits(text):
+    """How many significant digits a printed number has: "0.1244" has 4, "6.0" and "0.50" have 1."""
+    return len(re.sub(r"[^0-9]", "", text.split("e")[0]).strip("0"))
+
+
+def printed_forms(number):
+    """The ways a lesson prints ``number`` (Python's repr, NumPy's, f-strings rounded to 1-12 digits) that are
+    distinctive: three significant digits or more. A rounded answer shows it as well as an exact one, even where the
+    check's tolerance would refuse it typed back."""
+    number = float(number)
+    if not math.isfinite(number):
+        return set()
+    forms = {repr(number), str(np.float64(number)), np.format_float_positional(number)}
+    for digits in range(1, 13):
+        forms |= {f"{number:.{digits}f}", f"{number:.{digits}g}", f"{number:.{digits}e}"}
+    return {form for form in forms if significant_digits(form) >= 3}
+
+
+def value_answers(lesson):
+    """(exercise id, its right value at the lesson's own numbers) of a lesson's value exercises (the instructor's
+    answers: a function exercise's answer is code, which no output prints)."""
+    module = importlib.import_module(f"classroom.answers.lesson_{lesson:02d}")
+    for exercise_id, spec in module.EXERCISES.items():
+        if spec.reference is None and spec.expected is not None and spec.answer == "value":
+            yield exercise_id, spec.expected_for(variants.numbers(exercise_id))
+
+
+def looked_for(right):
+    """(regular expression, whether markdown is searched too) for each way the answer ``right`` can be shown.
+
+    A word or a yes/no is not looked for (the prose of any lesson holds them), nor a number of fewer than three
+    significant digits (a small count, 0.5); a tuple of ints (a shape) and a whole array as NumPy prints it are looked
+    for in outputs only, since a question may state a shape.
+    """
+    if isinstance(right, (str, bool, np.bool_)):
+        return []
+    if isinstance(right, tuple) and all(isinstance(n, (int, np.integer)) for n in right):
+        return [(re.escape(str(tuple(int(n) for n in right))), False)]
+    array = np.asarray(getattr(right, "numpy", lambda: right)(), dtype=np.float64)
+    patterns = [(rf"(?<![\d.]){re.escape(form)}(?!\d)", True)
+                for number in np.unique(array.ravel()) for form in printed_forms(number)]
+    if array.size > 1:
+        patterns += [(re.escape(text), False) for text in {str(array), repr(array), str(array.tolist())}]
+    return patterns
+
+
+def check_cell_of(nb, exercise_id):
+    """The index of the check cell of ``exercise_id``, or None for an exercise the lesson only demonstrates (0.0)."""
+    for index, cell in enumerate(nb.cells):
+        if "check" in tags(cell) and any(call.exercise == exercise_id for call in check_calls(cell.source)):
+            return index
+    return None
+
+
+def answers_shown(nb, lesson):
+    """``(exercise id, cell index, what it shows)`` for every value exercise's answer that a cell before the
+    exercise's check shows (``looked_for``), reveal cells after it aside."""
+    found = []
+    for exercise_id, right in value_answers(lesson):
+        before = check_cell_of(nb, exercise_id)
+        if before is None or exercise_id in STATED:
+            continue
+        for pattern, in_markdown in looked_for(right):
+            for index, cell in enumerate(nb.cells[:before]):
+                match = re.search(pattern, shown(cell)) if in_markdown or cell.cell_type == "code" else None
+                if match:
+                    found.append((exercise_id, index, match.group(0)))
+    return found
 
 
 def reference_body(source):
@@ -429,8 +521,14 @@ def main(argv=None):
         refuse_uncommitted(args.notebooks)
     if args.command == "tidy":
         for path in args.notebooks:
-            nb = nbformat.read(path, as_version=4)
-            nbformat.write(tidy(nb), path)
+            nb = tidy(nbformat.read(path, as_version=4))
+            nbformat.write(nb, path)
+            early = answers_shown(nb, int(path.name[:2])) if path.name[:2].isdigit() else []
+            if early:
+                exercise_id, index, text = early[0]
+                sys.exit(f"editions: {path.name}: cell {index} shows {text!r}, the answer of exercise {exercise_id}, "
+                         f"before its check: give the exercise numbers of its own, or move the cell after the check "
+                         f"and tag it reveal")
     elif args.command == "student":
         build_student(args.out_dir, args.notebooks)
     else:
