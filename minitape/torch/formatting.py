@@ -1,0 +1,71 @@
+"""How PyTorch prints a tensor: ``tensor([2., 4.], grad_fn=<MulBackward0>)``.
+
+Floats that are all whole numbers print as ``2.``; others with four decimals (``0.5000``), or in
+scientific notation when they span more than three orders of magnitude, exceed 1e8 or go below
+1e-4. Every element is padded to the widest one. The dtype is shown unless it is the default
+float dtype, ``int64`` or ``bool``.
+
+>>> import numpy as np
+>>> format_array(np.array([[1.0, 2.5], [3.0, 4.0]], dtype=np.float32), indent=7)
+'[[1.0000, 2.5000],\\n        [3.0000, 4.0000]]'
+"""
+
+import numpy as np
+
+from . import dtypes
+
+
+def _element_format(array):
+    """A function turning one element into its text (before padding)."""
+    if array.dtype.kind == "b":
+        return lambda v: str(bool(v))
+    if array.dtype.kind in "iu":
+        return lambda v: str(int(v))
+    finite = np.abs(array[np.isfinite(array)].astype(np.float64))
+    nonzero = finite[finite != 0]
+    whole = bool(np.all(np.ceil(finite) == finite))
+    if nonzero.size:
+        big, small = nonzero.max(), nonzero.min()
+        scientific = big / small > 1000.0 or big > 1.0e8 or (not whole and small < 1.0e-4)
+    else:
+        scientific = False
+    if scientific:
+        return lambda v: _special(v) or f"{v:.4e}"
+    if whole:
+        return lambda v: _special(v) or f"{v:.0f}."
+    return lambda v: _special(v) or f"{v:.4f}"
+
+
+def _special(v):
+    return ("nan" if np.isnan(v) else "inf" if v > 0 else "-inf") if not np.isfinite(v) else None
+
+
+def format_array(array, indent):
+    """The nested-list text of ``array``, rows after the first indented by ``indent`` + their depth."""
+    form = _element_format(array)
+    texts = [form(v) for v in array.reshape(-1).tolist()] if array.size else []
+    width = max((len(t) for t in texts), default=0)
+    padded = iter(t.rjust(width) for t in texts)
+
+    def nest(shape, depth):
+        if not shape:
+            return next(padded)
+        parts = [nest(shape[1:], depth + 1) for _ in range(shape[0])]
+        separator = "," + "\n" * (len(shape) - 1) + " " * (indent + depth + 1) if len(shape) > 1 else ", "
+        return "[" + separator.join(parts) + "]"
+    return nest(array.shape, 0)
+
+
+def tensor_repr(t):
+    array = np.asarray(t.value.array)
+    suffixes = []
+    if array.size == 0 and array.shape != (0,):
+        suffixes.append(f"size={tuple(array.shape)}")
+    if t.dtype not in (dtypes.get_default_dtype(), dtypes.int64, dtypes.bool):
+        suffixes.append(f"dtype={t.dtype!r}")
+    if t.grad_fn is not None:
+        suffixes.append(f"grad_fn=<{t.grad_fn.name()}>")
+    elif t.requires_grad:
+        suffixes.append("requires_grad=True")
+    body = "[]" if array.size == 0 else format_array(array, len("tensor("))
+    return "tensor(" + ", ".join([body] + suffixes) + ")"
