@@ -15,7 +15,7 @@ minitape's (``minitape/ops``), and ``backward`` runs the engine's one sweep
 """
 
 from . import methods  # noqa: F401 (attaches the operators and methods of Tensor)
-from . import autograd
+from . import autograd, nn, optim
 from .creation import (arange, as_tensor, device, empty, empty_like, eye, from_numpy, full, full_like, linspace,
                        manual_seed, ones, ones_like, rand, rand_like, randint, randn, randn_like, seed, tensor, zeros,
                        zeros_like)

@@ -14,6 +14,8 @@ holds the forward records and those: its ``backward`` is a second derivative.
 (tensor(27., grad_fn=<MulBackward0>), (tensor(18.),))
 """
 
+import warnings
+
 import numpy as np
 
 from .. import engine
@@ -26,6 +28,12 @@ SECOND_TIME = ("Trying to backward through the graph a second time (or directly 
                "have already been freed). Saved intermediate values of the graph are freed when you call "
                ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
                "graph a second time or if you need to access saved tensors after calling backward.")
+
+CREATE_GRAPH_WARNING = (
+    "Using backward() with create_graph=True will create a reference cycle between the parameter and its gradient "
+    "which can cause a memory leak. We recommend using autograd.grad when creating the graph to avoid this. If you "
+    "have to use this function, make sure to reset the .grad fields of your parameters to None after use to break "
+    "the cycle and avoid the leak.")
 
 
 def _as_list(x):
@@ -100,6 +108,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     outputs = _as_list(tensors)
     gradients = _as_list(grad_tensors) if grad_tensors is not None else [None] * len(outputs)
     retain_graph = create_graph if retain_graph is None else retain_graph
+    if create_graph:
+        warnings.warn(CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
     adjoints, leaves, gradient_tensor = _sweep(outputs, gradients, retain_graph, create_graph)
     only = None if inputs is None else {id(t) for t in _as_list(inputs)}
     totals = {}
@@ -132,12 +142,12 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     ids = [t.value.id for t in inputs]
     adjoints, _, gradient_tensor = _sweep(outputs, gradients, retain_graph, create_graph, retain=set(ids))
     results = []
-    for t, i in zip(inputs, ids):
+    for position, (t, i) in enumerate(zip(inputs, ids)):
         g = adjoints.get(i)
         if g is None:
             if not (allow_unused or materialize_grads):
-                raise RuntimeError("One of the differentiated Tensors appears to not have been used in the graph. "
-                                   "Set allow_unused=True if this is the desired behavior.")
+                raise RuntimeError(f"The differentiated Tensor at index {position} appears to not have been used in "
+                                   "the graph. Set allow_unused=True if this is the desired behavior.")
             results.append(Tensor(Value(np.zeros_like(t.value.array))) if materialize_grads else None)
         else:
             results.append(gradient_tensor(g))

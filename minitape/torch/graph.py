@@ -46,6 +46,7 @@ class SavedVersion:
     """A value a node's rules read, and the version its tensor had then: a later in-place change is caught."""
 
     def __init__(self, counter, description):
+        """``description()`` is the text that names the value in the error, made only if the error is raised."""
         self.counter = counter
         self.version = counter.version
         self.description = description
@@ -54,9 +55,9 @@ class SavedVersion:
         if self.counter.version != self.version:
             raise RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an inplace operation: "
-                f"{self.description} is at version {self.counter.version}; expected version {self.version} instead. "
+                f"{self.description()} is at version {self.counter.version}; expected version {self.version} instead. "
                 "Hint: enable anomaly detection to find the operation that failed to compute its gradient, with "
-                "torch.autograd.set_detect_anomaly(True).")
+                "torch.autograd.set_detect_anomaly(True, check_nan=False).")
 
 
 class Node:

@@ -15,6 +15,7 @@ tensor([2., 4.], grad_fn=<MulBackward0>)
 (True, False)
 """
 
+import re
 import warnings
 
 import numpy as np
@@ -48,7 +49,7 @@ NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be "
     "populated during autograd.backward(). If you indeed want the .grad field to be populated for a non-leaf "
     "Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure "
-    "you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more informations.")
+    "you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more information.")
 
 
 class Tensor:
@@ -277,7 +278,8 @@ class Tensor:
             self.grad_fn = node
             self._requires_grad = True
             if output_saved:
-                node.saved.append(SavedVersion(self._storage, f"{type_name(self)}, which is output 0 of {name},"))
+                text = f"{type_name(self)}, which is output 0 of {short_name(name)},"
+                node.saved.append(SavedVersion(self._storage, lambda: text))
         return self
 
 
@@ -308,6 +310,16 @@ def type_name(t):
     return f"[torch.{names[t.dtype.name]}Tensor [{', '.join(map(str, t.shape))}]]"
 
 
+def short_name(node_name):
+    """A node's name as PyTorch's in-place error names it: ``MulBackward0`` is ``Mul``."""
+    return re.sub(r"Backward\d*$", "", node_name)
+
+
+def _described(t):
+    """A saved input as the in-place error describes it, with the op that made its value now."""
+    return type_name(t) + (f", which is output 0 of {short_name(t.grad_fn.name())}," if t.grad_fn else "")
+
+
 def run(name, compute, inputs, view=False, keeps_all=False):
     """Run ``compute`` (minitape ops) on the values of the tensors ``inputs``; the result is a tensor.
 
@@ -332,14 +344,13 @@ def run(name, compute, inputs, view=False, keeps_all=False):
         if r.saved_output is not None:
             saved_ids.add(r.output)
     node = Node(name, records, [(v.id, t.edge()) for t, v in zip(inputs, values)], first.id)
-    node.saved = [SavedVersion(t._storage, type_name(t) + (f", which is output 0 of {t.grad_fn.name()}," if
-                                                           t.grad_fn else ""))
-                  for k, (t, v) in enumerate(zip(inputs, values)) if v.id in saved_ids and (keeps_all or _read_back(inputs, k))]
+    node.saved = [SavedVersion(t._storage, lambda t=t: _described(t)) for k, (t, v) in enumerate(zip(inputs, values))
+                  if v.id in saved_ids and (keeps_all or _read_back(inputs, k))]
     result = _wrap(out, node, view)
     first_tensor = result[0] if isinstance(result, tuple) else result
     if first.id in saved_ids:
-        node.saved.append(SavedVersion(first_tensor._storage,
-                                       f"{type_name(first_tensor)}, which is output 0 of {name},"))
+        text = f"{type_name(first_tensor)}, which is output 0 of {short_name(name)},"
+        node.saved.append(SavedVersion(first_tensor._storage, lambda: text))
     return result
 
 
