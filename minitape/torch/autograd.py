@@ -91,7 +91,7 @@ def _sweep(outputs, gradients, retain_graph, create_graph, retain=()):
         for node in nodes:
             node.freed = bool(node.saved)
 
-    def gradient_tensor(g):
+    def gradient_tensor(g, name=None):
         """The tensor of the adjoint ``g``: with ``create_graph``, in a graph of its own back to the leaves."""
         if not create_graph:
             return Tensor(g)
@@ -99,7 +99,8 @@ def _sweep(outputs, gradients, retain_graph, create_graph, retain=()):
         if not made:
             return Tensor(g)
         edges = [(i, edge) for i, edge in leaves.items() if edge.variable.requires_grad]
-        return Tensor(g, grad_fn=Node(node_name(made[-1].op.name), records + collector.records, edges, g.id))
+        name = name or node_name(made[-1].op.name)
+        return Tensor(g, grad_fn=Node(name, records + collector.records, edges, g.id))
     return adjoints, leaves, gradient_tensor
 
 
@@ -121,7 +122,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     for accumulator, g in totals.values():
         g = run_hooks(g, accumulator.tensor_hooks)
         leaf = accumulator.variable
-        new = gradient_tensor(g)
+        new = gradient_tensor(g, "torch::autograd::CopyBackwards")
         if leaf._grad is None:
             leaf._grad = new if create_graph else Tensor(Value(np.array(g.array, copy=True)))
         elif create_graph:

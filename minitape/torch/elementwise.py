@@ -99,26 +99,24 @@ def rsub(input, other):
 
 
 def rdiv(input, other):
-    """``other / input`` (what ``2 / x`` runs)."""
-    return elementwise("div", lambda x, y: ops.divide(y, x), input, other, node="DivBackward1")
+    """``other / input`` (what ``2 / x`` runs: PyTorch's ``reciprocal() * other``, hence its node's name)."""
+    return elementwise("div", lambda x, y: ops.divide(y, x), input, other, node="MulBackward0")
 
 
 def rpow(input, other):
     """``other ** input`` (what ``2 ** x`` runs)."""
-    return elementwise("pow", lambda x, y: ops.pow(y, x), input, other, node="PowBackward1")
+    return elementwise("pow", lambda x, y: ops.pow(y, x), input, other, node="PowBackward2")
 
 
 def clamp(input, min=None, max=None):
     """``input`` limited to ``[min, max]``; the gradient passes where ``min <= input <= max``."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    name = "ClampBackward1" if min is not None and max is not None else \
-        "ClampMinBackward0" if min is not None else "ClampMaxBackward0"
     low, high = -np.inf if min is None else min, np.inf if max is None else max
 
     def clamped(v):
         return ops.clip_by_value(v, Value(np.asarray(low, v.array.dtype)), Value(np.asarray(high, v.array.dtype)))
-    return run(name, clamped, [input])
+    return run("ClampBackward1", clamped, [input])
 
 
 def where(condition, input, other):

@@ -14,6 +14,8 @@ import numpy as np
 
 from . import dtypes
 
+LINE_WIDTH = 80  # PyTorch's default print option
+
 
 def _element_format(array):
     """A function turning one element into its text (before padding)."""
@@ -50,10 +52,27 @@ def format_array(array, indent):
     def nest(shape, depth):
         if not shape:
             return next(padded)
+        if len(shape) == 1:  # a row: as many elements on a line as fit in 80 characters
+            elements = [next(padded) for _ in range(shape[0])]
+            per_line = max(1, (LINE_WIDTH - indent - depth) // (width + 2))
+            lines = [", ".join(elements[k:k + per_line]) for k in range(0, len(elements), per_line)]
+            return "[" + (",\n" + " " * (indent + depth + 1)).join(lines) + "]"
         parts = [nest(shape[1:], depth + 1) for _ in range(shape[0])]
-        separator = "," + "\n" * (len(shape) - 1) + " " * (indent + depth + 1) if len(shape) > 1 else ", "
-        return "[" + separator.join(parts) + "]"
+        return "[" + ("," + "\n" * (len(shape) - 1) + " " * (indent + depth + 1)).join(parts) + "]"
     return nest(array.shape, 0)
+
+
+def _with_suffixes(text, suffixes, indent):
+    """``text`` and its suffixes (``grad_fn=<...>``), each on the last line if it fits in 80 characters."""
+    line = len(text) - text.rfind("\n") + 1
+    for suffix in suffixes:
+        if line + len(suffix) + 2 > LINE_WIDTH:
+            text += ",\n" + " " * indent + suffix
+            line = indent + len(suffix)
+        else:
+            text += ", " + suffix
+            line += len(suffix) + 2
+    return text + ")"
 
 
 def tensor_repr(t):
@@ -64,8 +83,8 @@ def tensor_repr(t):
     if t.dtype not in (dtypes.get_default_dtype(), dtypes.int64, dtypes.bool):
         suffixes.append(f"dtype={t.dtype!r}")
     if t.grad_fn is not None:
-        suffixes.append(f"grad_fn=<{t.grad_fn.name()}>")
+        suffixes.append(f"grad_fn=<{t.grad_fn.name().rpartition(':')[2]}>")  # without C++'s namespace
     elif t.requires_grad:
         suffixes.append("requires_grad=True")
     body = "[]" if array.size == 0 else format_array(array, len("tensor("))
-    return "tensor(" + ", ".join([body] + suffixes) + ")"
+    return _with_suffixes("tensor(" + body, suffixes, len("tensor("))

@@ -89,14 +89,14 @@ class Node:
                                   "tensor instead (tensor.register_hook)")
 
     def __repr__(self):
-        return f"<{self._name}>"
+        return f"<{self._name.rpartition(':')[2]}>"
 
 
 class AccumulateGrad(Node):
     """The node of a leaf that requires grad: the gradient that reaches it is added to ``variable.grad``."""
 
     def __init__(self, variable):
-        super().__init__("AccumulateGrad", [], [], None)
+        super().__init__("torch::autograd::AccumulateGrad", [], [], None)
         self.variable = variable
 
 

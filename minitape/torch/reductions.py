@@ -19,7 +19,7 @@ from .. import ops
 from ..tensor import Tensor as Value
 from . import dtypes
 from .elementwise import cast
-from .tensor import Tensor, run
+from .tensor import SCALAR_TYPES, Tensor, run
 
 values_indices = collections.namedtuple("return_types", ["values", "indices"])
 
@@ -33,8 +33,8 @@ def _reduction(name, op, integer_result=None):
         d = dtype or (integer_result if integer_result and not input.dtype.is_floating_point else input.dtype)
         if name == "Mean" and not d.is_floating_point:
             raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating point "
-                               f"or complex dtype. Got: {input.dtype.name.capitalize()}")
-        node = f"{name}Backward{0 if dim is None else 1}"
+                               f"or complex dtype. Got: {SCALAR_TYPES[input.dtype.name]}")
+        node = f"{name}Backward{0 if dim is None or name.startswith('A') else 1}"
         return run(node, lambda v: op(cast(v, d), axis=_axis(dim), keepdims=keepdim), [input])
     reduce.__name__ = name.lower()
     return reduce
@@ -116,7 +116,7 @@ def matmul(input, other):
     a, b = input.dim(), other.dim()
     if a == 0 or b == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {a}D and {b}D")
-    name = {(1, 1): "DotBackward0", (2, 1): "MvBackward0", (2, 2): "MmBackward0"}.get((a, b), "UnsafeViewBackward0")
+    name = {(1, 1): "DotBackward0", (2, 1): "MvBackward0", (2, 2): "MmBackward0", (1, 2): "SqueezeBackward4"}.get((a, b), "UnsafeViewBackward0")
     if input.dtype is not other.dtype:
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {input.dtype.name} != "
                            f"{other.dtype.name}")

@@ -152,7 +152,7 @@ def setitem(input, key, value):
         update = ops.reshape(ops.broadcast_to(cast(update, input.dtype), positions.shape), [-1])
         flat = ops.tensor_scatter_nd_update(ops.reshape(v, [-1]), positions.reshape(-1, 1), update)
         return ops.reshape(flat, list(input.shape))
-    input._assign("CopySlices", scattered, others)
+    input._assign("torch::autograd::CopySlices", scattered, others)
 
 
 def clone(input):

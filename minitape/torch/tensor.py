@@ -303,11 +303,17 @@ class _Handle:
             self.hooks.remove(self.hook)
 
 
+SCALAR_TYPES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
+                "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}  # PyTorch's names in messages
+# The nodes whose PyTorch rules read no value (only shapes): changing their inputs in place is allowed.
+SAVES_NO_VALUES = {"Add", "Sub", "Rsub", "Neg", "Sum", "Mean", "View", "Transpose", "T", "Permute", "Unsqueeze",
+                   "Squeeze", "Expand", "Clone", "Cat", "Stack", "Select", "Slice", "Alias", "ToCopy", "Index",
+                   "torch::autograd::CopySlices"}
+
+
 def type_name(t):
     """PyTorch's name of a tensor's type in messages, e.g. ``torch.FloatTensor [3]``."""
-    names = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
-             "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
-    return f"[torch.{names[t.dtype.name]}Tensor [{', '.join(map(str, t.shape))}]]"
+    return f"[torch.{SCALAR_TYPES[t.dtype.name]}Tensor [{', '.join(map(str, t.shape))}]]"
 
 
 def short_name(node_name):
@@ -344,6 +350,8 @@ def run(name, compute, inputs, view=False, keeps_all=False):
         if r.saved_output is not None:
             saved_ids.add(r.output)
     node = Node(name, records, [(v.id, t.edge()) for t, v in zip(inputs, values)], first.id)
+    if short_name(name) in SAVES_NO_VALUES:
+        saved_ids = set()
     node.saved = [SavedVersion(t._storage, lambda t=t: _described(t)) for k, (t, v) in enumerate(zip(inputs, values))
                   if v.id in saved_ids and (keeps_all or _read_back(inputs, k))]
     result = _wrap(out, node, view)
