@@ -9,26 +9,26 @@ tensor([2., 4., 6.])
 
 The records of a PyTorch graph are kept on the tensors (:mod:`~minitape.torch.graph`), each op is
 minitape's (``minitape/ops``), and ``backward`` runs the engine's one sweep
-(:mod:`~minitape.torch.autograd`). The modules, in reading order: ``dtypes``, ``grad_mode``,
-``graph``, ``tensor``, ``formatting``, ``creation``, ``elementwise``, ``reductions``, ``shaping``,
-``methods``, ``autograd``, ``function``; ``nn`` and ``optim`` for training loops.
+(:mod:`~minitape.torch.autograd`). The modules, in reading order: ``scalar_types``, ``devices``, ``grad_mode``,
+``graph``, ``torch_tensor``, ``formatting``, ``factories``, ``pointwise``, ``along_dims``, ``shaping``,
+``methods``, ``hooks``, ``autograd``, ``function``; ``nn`` and ``optim`` for training loops.
 """
 
 from . import methods  # noqa: F401 (attaches the operators and methods of Tensor)
 from . import autograd, nn, optim
-from .creation import (arange, as_tensor, device, empty, empty_like, eye, from_numpy, full, full_like, linspace,
+from .factories import (arange, as_tensor, device, empty, empty_like, eye, from_numpy, full, full_like, linspace,
                        manual_seed, ones, ones_like, rand, rand_like, randint, randn, randn_like, seed, tensor, zeros,
                        zeros_like)
-from .dtypes import (bool, double, dtype, float, float16, float32, float64, get_default_dtype, half, int, int8,  # noqa: A004
+from .scalar_types import (bool, double, dtype, float, float16, float32, float64, get_default_dtype, half, int, int8,  # noqa: A004
                      int16, int32, int64, long, set_default_dtype, short, uint8)
-from .elementwise import (FUNCTIONS, add, allclose, clamp, eq, ge, gt, isclose, le, logical_not, lt, ne, rsub, sub,
+from .pointwise import (FUNCTIONS, add, allclose, clamp, eq, ge, gt, isclose, le, logical_not, lt, ne, rsub, sub,
                           where)
 from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
-from .reductions import (amax, amin, argmax, argmin, cumsum, dot, log_softmax, logsumexp, matmul, max, mean, min,  # noqa: A004
+from .along_dims import (amax, amin, argmax, argmin, cumsum, dot, log_softmax, logsumexp, matmul, max, mean, min,  # noqa: A004
                          mm, norm, outer, prod, softmax, sort, sum)
 from .shaping import (cat, clone, concat, expand, flatten, movedim, permute, reshape, select, squeeze, stack, t,
                       transpose, unbind, unsqueeze)
-from .tensor import Size, Tensor
+from .torch_tensor import Size, Tensor
 
 globals().update({name: f for name, f in FUNCTIONS.items() if name not in ("add", "sub", "subtract")})
 clip = clamp

@@ -20,9 +20,10 @@ import numpy as np
 
 from .. import engine
 from ..tensor import Tensor as Value
-from .elementwise import node_name
-from .graph import AccumulateGrad, Collector, Node, hook_record, reachable, run_hooks
-from .tensor import Tensor
+from .pointwise import node_name
+from .graph import AccumulateGrad, Collector, Node, reachable
+from .hooks import hook_record, run_hooks
+from .torch_tensor import Tensor
 
 SECOND_TIME = ("Trying to backward through the graph a second time (or directly access saved tensors after they "
                "have already been freed). Saved intermediate values of the graph are freed when you call "

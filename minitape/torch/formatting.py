@@ -12,7 +12,7 @@ float dtype, ``int64`` or ``bool``.
 
 import numpy as np
 
-from . import dtypes
+from . import scalar_types
 
 LINE_WIDTH = 80  # PyTorch's default print option
 
@@ -80,7 +80,7 @@ def tensor_repr(t):
     suffixes = []
     if array.size == 0 and array.shape != (0,):
         suffixes.append(f"size={tuple(array.shape)}")
-    if t.dtype not in (dtypes.get_default_dtype(), dtypes.int64, dtypes.bool):
+    if t.dtype not in (scalar_types.get_default_dtype(), scalar_types.int64, scalar_types.bool):
         suffixes.append(f"dtype={t.dtype!r}")
     if t.grad_fn is not None:
         suffixes.append(f"grad_fn=<{t.grad_fn.name().rpartition(':')[2]}>")  # without C++'s namespace

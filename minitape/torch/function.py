@@ -24,7 +24,7 @@ from ..primitive import Primitive
 from ..tensor import Tensor as Value
 from . import grad_mode
 from .graph import Node
-from .tensor import Tensor
+from .torch_tensor import Tensor
 
 
 class FunctionCtx:

@@ -22,7 +22,6 @@ that a ``GradientTape`` runs.
 """
 
 from ..engine import Record
-from ..primitive import Primitive
 from ..recording import Recorder
 
 
@@ -65,7 +64,7 @@ class Node:
 
     ``edges`` has one ``(id, node)`` per tensor input, ``node`` being ``None`` for an input that
     needs no gradient. ``tensor_hooks`` are the hooks of the output tensor (``register_hook``),
-    run on its gradient before the gradient goes on to the inputs.
+    run on its gradient before the gradient goes on to the inputs (:mod:`~minitape.torch.hooks`).
     """
 
     def __init__(self, name, records, edges, output, saved=()):
@@ -98,32 +97,6 @@ class AccumulateGrad(Node):
     def __init__(self, variable):
         super().__init__("torch::autograd::AccumulateGrad", [], [], None)
         self.variable = variable
-
-
-def run_hooks(g, hooks):
-    """``g`` (a minitape value) after each of ``hooks`` has seen it, as a torch tensor, and maybe replaced it."""
-    from .tensor import Tensor  # the tensor module imports this one: the hook's tensor is made when it runs
-    for hook in hooks:
-        result = hook(Tensor.wrap(g))
-        if result is not None:
-            g = result.value
-    return g
-
-
-def _run_tensor_hooks(g, ans, x, hooks):
-    return run_hooks(g, hooks)
-
-
-# The hooks of a tensor are one more record in the sweep: an identity whose VJP rule runs them. It is placed
-# right after the record that made the tensor, so the sweep reaches it once every use of the tensor has added
-# its share to the gradient, and before the gradient goes on to the inputs.
-tensor_hooks = Primitive("tensor_hooks", lambda x, hooks: x, keeps="nothing", vjp=[_run_tensor_hooks],
-                         jvp=[lambda t, ans, x, hooks: t])
-
-
-def hook_record(node):
-    """The record that runs ``node``'s tensor hooks on its output's gradient."""
-    return Record((tensor_hooks, (node.output,), node.output, None, None, {"hooks": node.tensor_hooks}))
 
 
 def reachable(roots):

@@ -17,9 +17,9 @@ import numpy as np
 
 from .. import ops
 from ..tensor import Tensor as Value
-from . import dtypes
-from .elementwise import cast
-from .tensor import Tensor, run
+from . import scalar_types
+from .pointwise import cast
+from .torch_tensor import Tensor, run
 
 
 def _sizes(shape):
@@ -81,7 +81,7 @@ def expand(input, *sizes):
 
 
 def _common(tensors):
-    d = dtypes.promote(*[x.dtype for x in tensors])
+    d = scalar_types.promote(*[x.dtype for x in tensors])
     return d
 
 

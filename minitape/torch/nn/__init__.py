@@ -9,9 +9,9 @@
 
 import math
 
-from .. import creation
+from .. import factories
 from ..grad_mode import no_grad
-from ..tensor import Tensor
+from ..torch_tensor import Tensor
 from . import functional
 
 F = functional
@@ -21,7 +21,7 @@ class Parameter(Tensor):
     """A tensor that a Module lists among its parameters; it requires grad unless told not to."""
 
     def __init__(self, data=None, requires_grad=True):
-        data = creation.zeros(0) if data is None else data
+        data = factories.zeros(0) if data is None else data
         super().__init__(None, storage=data.detach()._storage)
         self.requires_grad_(requires_grad)
 
@@ -73,8 +73,8 @@ class Linear(Module):
     def __init__(self, in_features, out_features, bias=True):
         bound = 1 / math.sqrt(in_features)
         with no_grad():
-            self.weight = Parameter(creation.rand(out_features, in_features) * (2 * bound) - bound)
-            self.bias = Parameter(creation.rand(out_features) * (2 * bound) - bound) if bias else None
+            self.weight = Parameter(factories.rand(out_features, in_features) * (2 * bound) - bound)
+            self.bias = Parameter(factories.rand(out_features) * (2 * bound) - bound) if bias else None
 
     def forward(self, x):
         return F.linear(x, self.weight, self.bias)

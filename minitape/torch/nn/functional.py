@@ -10,9 +10,9 @@ tensor(0.1698, grad_fn=<NllLossBackward0>)
 import numpy as np
 
 from ... import ops
-from ..elementwise import FUNCTIONS, cast
-from ..reductions import log_softmax, softmax
-from ..tensor import run
+from ..pointwise import FUNCTIONS, cast
+from ..along_dims import log_softmax, softmax
+from ..torch_tensor import run
 
 relu, sigmoid, tanh = FUNCTIONS["relu"], FUNCTIONS["sigmoid"], FUNCTIONS["tanh"]
 __all__ = ["relu", "sigmoid", "tanh", "softmax", "log_softmax", "linear", "mse_loss", "l1_loss", "nll_loss",

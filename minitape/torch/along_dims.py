@@ -17,9 +17,9 @@ import numpy as np
 
 from .. import ops
 from ..tensor import Tensor as Value
-from . import dtypes
-from .elementwise import cast
-from .tensor import SCALAR_TYPES, Tensor, run
+from . import scalar_types
+from .pointwise import FUNCTIONS, cast
+from .torch_tensor import SCALAR_TYPES, Tensor, run
 
 values_indices = collections.namedtuple("return_types", ["values", "indices"])
 
@@ -40,15 +40,14 @@ def _reduction(name, op, integer_result=None):
     return reduce
 
 
-sum = _reduction("Sum", ops.reduce_sum, dtypes.int64)  # noqa: A001 (torch.sum)
+sum = _reduction("Sum", ops.reduce_sum, scalar_types.int64)  # noqa: A001 (torch.sum)
 mean = _reduction("Mean", ops.reduce_mean)
-prod = _reduction("Prod", ops.reduce_prod, dtypes.int64)
+prod = _reduction("Prod", ops.reduce_prod, scalar_types.int64)
 
 
 def _extreme(name, op, arg):
     def extreme(input, dim=None, keepdim=False):
         if isinstance(dim, Tensor):  # torch.max(a, b) is the elementwise maximum
-            from .elementwise import FUNCTIONS
             return FUNCTIONS["maximum" if name == "Max" else "minimum"](input, dim)
         if dim is None:
             return run(f"{name}Backward1", lambda v: op(v), [input])
@@ -76,7 +75,7 @@ def argmax(input, dim=None, keepdim=False):
 
 
 def argmin(input, dim=None, keepdim=False):
-    return argmax(-input if input.dtype is not dtypes.bool else input, dim, keepdim)
+    return argmax(-input if input.dtype is not scalar_types.bool else input, dim, keepdim)
 
 
 def norm(input, p="fro", dim=None, keepdim=False):

@@ -21,7 +21,8 @@ import warnings
 import numpy as np
 
 from .. import ops
-from . import dtypes, formatting, grad_mode
+from . import scalar_types, formatting, grad_mode
+from .devices import CPU
 from .graph import AccumulateGrad, Collector, Node, SavedVersion
 
 
@@ -83,7 +84,7 @@ class Tensor:
 
     @property
     def dtype(self):
-        return dtypes.of(self.value.array.dtype)
+        return scalar_types.of(self.value.array.dtype)
 
     @property
     def shape(self):
@@ -107,8 +108,7 @@ class Tensor:
 
     @property
     def device(self):
-        from .creation import device
-        return device("cpu")
+        return CPU
 
     def is_floating_point(self):
         return self.dtype.is_floating_point
@@ -224,10 +224,6 @@ class Tensor:
         hooks.insert(len(hooks) - (1 if self._retains_grad else 0), hook)  # the retained .grad is taken last
         return _Handle(hooks, hook)
 
-    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-        from .autograd import backward
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
-
     @property
     def data(self):
         """The same numbers outside the graph (in-place changes to it change this tensor)."""
@@ -262,8 +258,8 @@ class Tensor:
             if out.array.dtype == target:
                 return out
             if not np.can_cast(out.array.dtype, target, "same_kind"):
-                raise RuntimeError(f"result type {dtypes.of(out.array.dtype).name.capitalize()} can't be cast to "
-                                   f"the desired output type {dtypes.of(target).name.capitalize()}")
+                raise RuntimeError(f"result type {scalar_types.of(out.array.dtype).name.capitalize()} can't be cast to "
+                                   f"the desired output type {scalar_types.of(target).name.capitalize()}")
             return ops.cast(out, target)
         result = run(name, in_place, [self, *others])
         node = result.grad_fn

@@ -1,7 +1,7 @@
-"""Elementwise functions: the ops that ``ops/exports.py`` lists under ``"torch"``, with PyTorch's dtypes.
+"""Elementwise functions: the ops that ``ops/exports.py`` lists under ``"torch"``, with PyTorch's scalar_types.
 
 Each op is minitape's own (its forward and its derivative rules are in ``minitape/ops``); here it
-gets PyTorch's conventions: the dtype of a mixed operation (:func:`~minitape.torch.dtypes.promote`),
+gets PyTorch's conventions: the dtype of a mixed operation (:func:`~minitape.torch.scalar_types.promote`),
 integer inputs of a floating function made float (``torch.exp(torch.tensor(1))`` is float32), and
 the name of its backward node (``ExpBackward0``).
 
@@ -18,8 +18,8 @@ import numpy as np
 from .. import ops
 from ..ops import exports
 from ..tensor import Tensor as Value
-from . import dtypes
-from .tensor import Tensor, run
+from . import scalar_types
+from .torch_tensor import Tensor, run
 
 # PyTorch's name of a backward node, where it is not the op's name capitalized followed by Backward0
 _NODE_NAMES = {"negative": "NegBackward0", "square": "PowBackward0", "log1p": "Log1PBackward0",
@@ -49,11 +49,11 @@ def cast(value, dtype):
 
 
 def result_dtype(name, *operands):
-    d = dtypes.promote(*[x.dtype if isinstance(x, Tensor) else x for x in operands])
+    d = scalar_types.promote(*[x.dtype if isinstance(x, Tensor) else x for x in operands])
     if name not in _KEEP_INTEGERS and not d.is_floating_point:
-        d = dtypes.get_default_dtype()
+        d = scalar_types.get_default_dtype()
     if name in ("divide", "div", "true_divide") and not d.is_floating_point:
-        d = dtypes.get_default_dtype()
+        d = scalar_types.get_default_dtype()
     return d
 
 
@@ -120,14 +120,14 @@ def clamp(input, min=None, max=None):
 
 
 def where(condition, input, other):
-    d = dtypes.promote(*[x.dtype if isinstance(x, Tensor) else x for x in (input, other)])
+    d = scalar_types.promote(*[x.dtype if isinstance(x, Tensor) else x for x in (input, other)])
     tensors = [condition] + [x if isinstance(x, Tensor) else constant(x, d) for x in (input, other)]
     return run("WhereBackward0", lambda c, x, y: ops.where(c, cast(x, d), cast(y, d)), tensors)
 
 
 def _comparison(op):
     def compare(input, other):
-        d = dtypes.promote(*[x.dtype if isinstance(x, Tensor) else x for x in (input, other)])
+        d = scalar_types.promote(*[x.dtype if isinstance(x, Tensor) else x for x in (input, other)])
         a, b = [x.value.array if isinstance(x, Tensor) else x for x in (input, other)]
         return Tensor(Value(op(np.asarray(a, d.numpy), np.asarray(b, d.numpy))))
     compare.__name__ = op.__name__

@@ -15,32 +15,9 @@ numbers PyTorch's generator gives.
 import numpy as np
 
 from ..tensor import Tensor as Value
-from . import dtypes
-from .tensor import Tensor
-
-
-class device:
-    """Where a tensor lives: minitape has only ``device("cpu")``."""
-
-    def __init__(self, kind="cpu"):
-        if str(kind) != "cpu":
-            raise RuntimeError(f"minitape.torch runs on the CPU only, not on {kind!r}")
-        self.type = "cpu"
-
-    def __repr__(self):
-        return "device(type='cpu')"
-
-    def __eq__(self, other):
-        return str(other) == "cpu" or isinstance(other, device)
-
-    def __str__(self):
-        return "cpu"
-
-    __hash__ = object.__hash__
-
-
-def _numpy_dtype(dtype):
-    return None if dtype is None else dtype.numpy
+from . import scalar_types
+from .devices import device
+from .torch_tensor import Tensor
 
 
 def _plain(data):
@@ -55,14 +32,14 @@ def _plain(data):
 def _inferred(data):
     """The dtype PyTorch gives to ``data``: a NumPy array's own, else from the kinds of its Python numbers."""
     if isinstance(data, np.ndarray | np.generic):
-        return dtypes.of(data.dtype)
+        return scalar_types.of(data.dtype)
     array = np.asarray(data)
     if array.dtype.kind == "b":
-        return dtypes.bool
+        return scalar_types.bool
     if array.dtype.kind in "iu":
-        return dtypes.int64
+        return scalar_types.int64
     if array.dtype.kind == "f":
-        return dtypes.get_default_dtype()
+        return scalar_types.get_default_dtype()
     raise TypeError(f"Could not infer dtype of {type(data).__name__}")
 
 
@@ -93,11 +70,11 @@ def _shape(size):
 
 
 def zeros(*size, dtype=None, requires_grad=False, device=None):
-    return _make(np.zeros(_shape(size)), dtype or dtypes.get_default_dtype(), requires_grad)
+    return _make(np.zeros(_shape(size)), dtype or scalar_types.get_default_dtype(), requires_grad)
 
 
 def ones(*size, dtype=None, requires_grad=False, device=None):
-    return _make(np.ones(_shape(size)), dtype or dtypes.get_default_dtype(), requires_grad)
+    return _make(np.ones(_shape(size)), dtype or scalar_types.get_default_dtype(), requires_grad)
 
 
 def empty(*size, dtype=None, requires_grad=False, device=None):
@@ -112,15 +89,15 @@ def full(size, fill_value, dtype=None, requires_grad=False, device=None):
 def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None):
     if end is None:
         start, end = 0, start
-    return _make(np.arange(start, end, step), dtype or dtypes.promote(start, end, step), requires_grad)
+    return _make(np.arange(start, end, step), dtype or scalar_types.promote(start, end, step), requires_grad)
 
 
 def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
-    return _make(np.linspace(start, end, steps), dtype or dtypes.get_default_dtype(), requires_grad)
+    return _make(np.linspace(start, end, steps), dtype or scalar_types.get_default_dtype(), requires_grad)
 
 
 def eye(n, m=None, dtype=None, requires_grad=False, device=None):
-    return _make(np.eye(n, m), dtype or dtypes.get_default_dtype(), requires_grad)
+    return _make(np.eye(n, m), dtype or scalar_types.get_default_dtype(), requires_grad)
 
 
 def _like(function):
@@ -152,18 +129,18 @@ seed = manual_seed
 
 def rand(*size, dtype=None, requires_grad=False, device=None):
     """Uniform on [0, 1), from minitape's generator (see :func:`manual_seed`)."""
-    return _make(_generator[0].random(_shape(size)), dtype or dtypes.get_default_dtype(), requires_grad)
+    return _make(_generator[0].random(_shape(size)), dtype or scalar_types.get_default_dtype(), requires_grad)
 
 
 def randn(*size, dtype=None, requires_grad=False, device=None):
     """Standard normal, from minitape's generator (see :func:`manual_seed`)."""
-    return _make(_generator[0].standard_normal(_shape(size)), dtype or dtypes.get_default_dtype(), requires_grad)
+    return _make(_generator[0].standard_normal(_shape(size)), dtype or scalar_types.get_default_dtype(), requires_grad)
 
 
 def randint(low, high=None, size=(), dtype=None, device=None):
     if high is None:
         low, high = 0, low
-    return _make(_generator[0].integers(low, high, tuple(size)), dtype or dtypes.int64, False)
+    return _make(_generator[0].integers(low, high, tuple(size)), dtype or scalar_types.int64, False)
 
 
 def rand_like(input, dtype=None, requires_grad=False, device=None):
