@@ -115,7 +115,8 @@ def matmul(input, other):
     a, b = input.dim(), other.dim()
     if a == 0 or b == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {a}D and {b}D")
-    name = {(1, 1): "DotBackward0", (2, 1): "MvBackward0", (2, 2): "MmBackward0", (1, 2): "SqueezeBackward4"}.get((a, b), "UnsafeViewBackward0")
+    names = {(1, 1): "DotBackward0", (2, 1): "MvBackward0", (2, 2): "MmBackward0", (1, 2): "SqueezeBackward4"}
+    name = names.get((a, b), "UnsafeViewBackward0")
     if input.dtype is not other.dtype:
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {input.dtype.name} != "
                            f"{other.dtype.name}")

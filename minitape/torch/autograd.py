@@ -156,9 +156,11 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     return tuple(results)
 
 
-def Variable(data, requires_grad=False):  # noqa: N802 (PyTorch's legacy name)
+def Variable(data, requires_grad=False):
     """PyTorch's legacy ``Variable``: since PyTorch 0.4 the tensor itself, with ``requires_grad`` set."""
     return data.detach().requires_grad_(requires_grad) if requires_grad else data
 
 
 from .function import Function, FunctionCtx  # noqa: E402 (torch.autograd.Function, beside grad and backward)
+
+__all__ = ["backward", "grad", "Variable", "Function", "FunctionCtx"]

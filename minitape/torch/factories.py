@@ -16,7 +16,6 @@ import numpy as np
 
 from ..tensor import Tensor as Value
 from . import scalar_types
-from .devices import device
 from .torch_tensor import Tensor
 
 

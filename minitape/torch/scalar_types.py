@@ -8,6 +8,8 @@ NumPy's in one place a learner meets at once: a Python number does not widen a t
 (torch.float32, torch.float32, torch.float32, torch.float64)
 """
 
+import builtins
+
 import numpy as np
 
 
@@ -75,8 +77,8 @@ def promote(*operands):
     numbers = [x for x in operands if not isinstance(x, dtype)]
     result = of(np.result_type(*[d.numpy for d in tensors])) if tensors else None
     for x in numbers:
-        number = (bool if isinstance(x, (np.bool_, type(True))) else
-                  int64 if isinstance(x, (type(1), np.integer)) else get_default_dtype())
+        number = (bool if isinstance(x, (np.bool_, builtins.bool)) else
+                  int64 if isinstance(x, (builtins.int, np.integer)) else get_default_dtype())
         if result is None or _kind_rank(number) > _kind_rank(result):
             result = number
     return result

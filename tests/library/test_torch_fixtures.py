@@ -36,7 +36,7 @@ def run(source):
         try:
             exec(source, {"torch": torch, "result": result})
             error = None
-        except Exception as e:  # noqa: BLE001 (the error is what is compared)
+        except Exception as e:
             error = {"class": type(e).__name__, "message": str(e)}
     return {k: describe(v) for k, v in result.items()}, error, [str(w.message) for w in caught]
 
