@@ -15,10 +15,10 @@ that a ``GradientTape`` runs.
 >>> import minitape.torch as torch
 >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
 >>> y = (x * x).sum()
->>> y.grad_fn, [r.op.name for r in y.grad_fn.records]
-(<SumBackward0>, ['reduce_sum'])
->>> y.grad_fn.next_functions[0][0].next_functions
-((<AccumulateGrad>, 0), (<AccumulateGrad>, 0))
+>>> y.grad_fn.name(), [r.op.name for r in y.grad_fn.records]
+('SumBackward0', ['reduce_sum'])
+>>> [(node.name(), k) for node, k in y.grad_fn.next_functions[0][0].next_functions]
+[('torch::autograd::AccumulateGrad', 0), ('torch::autograd::AccumulateGrad', 0)]
 """
 
 from ..engine import Record
@@ -88,7 +88,7 @@ class Node:
                                   "tensor instead (tensor.register_hook)")
 
     def __repr__(self):
-        return f"<{self._name.rpartition(':')[2]}>"
+        return f"<{self._name.rpartition(':')[2]} object at {id(self):#x}>"
 
 
 class AccumulateGrad(Node):

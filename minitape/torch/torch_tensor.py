@@ -21,6 +21,7 @@ import warnings
 import numpy as np
 
 from .. import ops
+from ..tensor import Tensor as Value
 from . import scalar_types, formatting, grad_mode
 from .devices import CPU
 from .graph import AccumulateGrad, Collector, Node, SavedVersion
@@ -54,11 +55,17 @@ NON_LEAF_GRAD_WARNING = (
 
 
 class Tensor:
-    """A PyTorch tensor. Make one with ``torch.tensor(...)`` or another creation function."""
+    """A PyTorch tensor. Make one with ``torch.tensor(...)`` or another factory function.
+
+    ``torch.Tensor(data)`` itself, the legacy constructor, makes a float32 tensor of ``data``
+    (a list or a number); given a minitape value, it wraps that value.
+    """
 
     __array_priority__ = 100  # np_array * tensor goes to Tensor.__rmul__
 
     def __init__(self, value, requires_grad=False, grad_fn=None, storage=None):
+        if storage is None and not isinstance(value, Value):
+            value = Value(np.asarray(value, dtype=scalar_types.get_default_dtype().numpy))
         self._storage = storage if storage is not None else Storage(value)
         self._requires_grad = requires_grad or grad_fn is not None
         self.grad_fn = grad_fn
