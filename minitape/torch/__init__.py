@@ -9,13 +9,14 @@ tensor([2., 4., 6.])
 
 The records of a PyTorch graph are kept on the tensors (:mod:`~minitape.torch.graph`), each op is
 minitape's (``minitape/ops``), and ``backward`` runs the engine's one sweep
-(:mod:`~minitape.torch.autograd`). The modules, in reading order: ``scalar_types``, ``devices``, ``grad_mode``,
+(:mod:`~minitape.torch.backward`). The modules, in reading order: ``scalar_types``, ``devices``, ``grad_mode``,
 ``graph``, ``torch_tensor``, ``formatting``, ``factories``, ``pointwise``, ``along_dims``, ``shaping``,
-``methods``, ``hooks``, ``autograd``, ``function``; ``nn`` and ``optim`` for training loops.
+``methods``, ``hooks``, ``backward``, ``function``, ``autograd/`` (with ``derivatives``, also
+``func``); ``nn`` and ``optim`` for training loops.
 """
 
 from . import methods  # noqa: F401 (attaches the operators and methods of Tensor)
-from . import autograd, nn, optim
+from . import autograd, func, nn, optim
 from .devices import device
 from .factories import (arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like, linspace,
                        manual_seed, ones, ones_like, rand, rand_like, randint, randn, randn_like, seed, tensor, zeros,
@@ -37,7 +38,8 @@ subtract = sub
 float_types = (float16, float32, float64)
 FloatTensor = Tensor
 
-__all__ = ["FUNCTIONS", "FloatTensor", "Size", "Tensor", "abs", "acos", "acosh", "add", "allclose", "amax", "amin",
+__all__ = ["FUNCTIONS", "FloatTensor", "func", "Size", "Tensor",
+           "abs", "acos", "acosh", "add", "allclose", "amax", "amin",
            "arange", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "argmax", "argmin",
            "as_tensor", "asin", "asinh", "atan", "atan2", "atanh", "autograd", "bool", "cat", "clamp", "clip", "clone",
            "concat", "cos", "cosh", "cumsum", "device", "div", "divide", "dot", "double", "dtype", "empty",

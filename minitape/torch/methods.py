@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import ops
 from ..tensor import Tensor as Value
-from . import along_dims, autograd, factories, pointwise, scalar_types, shaping
+from . import along_dims, backward, factories, pointwise, scalar_types, shaping
 from .pointwise import FUNCTIONS
 from .torch_tensor import Tensor
 
@@ -95,7 +95,7 @@ for _name, _dtype in {"double": scalar_types.float64, "float": scalar_types.floa
                       "long": scalar_types.int64, "int": scalar_types.int32, "bool": scalar_types.bool}.items():
     _attach(_name, lambda self, _d=_dtype: pointwise.to_dtype(self, _d))
 Tensor.backward = lambda self, gradient=None, retain_graph=None, create_graph=False, inputs=None: \
-    autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+    backward.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 Tensor.cpu = lambda self: self
 Tensor.contiguous = lambda self: self
 

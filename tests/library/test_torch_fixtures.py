@@ -65,9 +65,11 @@ def without_origin(message):
 
 @pytest.fixture
 def torch_module(monkeypatch):
-    """``import torch.nn.functional as F`` inside a program imports minitape's."""
-    for name in ("torch", "torch.nn", "torch.nn.functional"):
+    """``import torch.nn.functional as F`` inside a program imports minitape's (``torch.autograd.functional``
+    is ``minitape.torch.autograd.derivatives``, a name no other module has)."""
+    for name in ("torch", "torch.nn", "torch.nn.functional", "torch.autograd", "torch.func"):
         monkeypatch.setitem(sys.modules, name, sys.modules["minitape." + name])
+    monkeypatch.setitem(sys.modules, "torch.autograd.functional", torch.autograd.functional)
 
 
 @pytest.mark.parametrize("name", sorted(RECORDED))

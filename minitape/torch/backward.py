@@ -83,8 +83,10 @@ def _sweep(outputs, gradients, retain_graph, create_graph, retain=()):
         if output.is_leaf:
             leaves[output.value.id] = output.edge()
     needed.update(leaves)
+    # a gradient given with requires_grad (the double-VJP trick) is an input of the gradients' graph too
+    seed_edges = [(g.value.id, g.edge()) for g in gradients if isinstance(g, Tensor) and g.requires_grad]
     if create_graph:
-        with Collector(needed) as collector:
+        with Collector(needed | {i for i, _ in seed_edges}) as collector:
             adjoints = engine.sweep(records, seeds, needed, retain)
     else:
         adjoints = engine.sweep(records, seeds, needed, retain)
@@ -99,7 +101,7 @@ def _sweep(outputs, gradients, retain_graph, create_graph, retain=()):
         made = [r for r in collector.records if r.output == g.id]
         if not made:
             return Tensor(g)
-        edges = [(i, edge) for i, edge in leaves.items() if edge.variable.requires_grad]
+        edges = [(i, edge) for i, edge in leaves.items() if edge.variable.requires_grad] + seed_edges
         name = name or node_name(made[-1].op.name)
         return Tensor(g, grad_fn=Node(name, records + collector.records, edges, g.id))
     return adjoints, leaves, gradient_tensor
@@ -154,13 +156,3 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         else:
             results.append(gradient_tensor(g))
     return tuple(results)
-
-
-def Variable(data, requires_grad=False):
-    """PyTorch's legacy ``Variable``: since PyTorch 0.4 the tensor itself, with ``requires_grad`` set."""
-    return data.detach().requires_grad_(requires_grad) if requires_grad else data
-
-
-from .function import Function, FunctionCtx  # noqa: E402 (torch.autograd.Function, beside grad and backward)
-
-__all__ = ["backward", "grad", "Variable", "Function", "FunctionCtx"]
