@@ -21,7 +21,14 @@ from . import scalar_types
 from .pointwise import FUNCTIONS, cast
 from .torch_tensor import SCALAR_TYPES, Tensor, run
 
-values_indices = collections.namedtuple("return_types", ["values", "indices"])
+def _return_type(name):
+    """PyTorch's named pair ``torch.return_types.max(values=..., indices=...)``."""
+    base = collections.namedtuple(name, ["values", "indices"])
+    base.__repr__ = lambda self: f"torch.return_types.{name}(\nvalues={self.values!r},\nindices={self.indices!r})"
+    return base
+
+
+RETURN_TYPES = {name: _return_type(name) for name in ("max", "min", "sort")}
 
 
 def _axis(dim):
@@ -51,11 +58,15 @@ def _extreme(name, op, arg):
             return FUNCTIONS["maximum" if name == "Max" else "minimum"](input, dim)
         if dim is None:
             return run(f"{name}Backward1", lambda v: op(v), [input])
-        indices = arg(input.value.array, axis=dim)
+        array = input.value.array
+        indices = arg(array, axis=dim)
+        # The gradient goes to the element the index names (PyTorch's rule), even where others tie with it.
+        everywhere = np.indices(indices.shape)
+        picks = np.stack([*everywhere[:dim % array.ndim], indices, *everywhere[dim % array.ndim:]], axis=-1)
         if keepdim:
             indices = np.expand_dims(indices, dim)
-        values = run(f"{name}Backward0", lambda v: op(v, axis=dim, keepdims=keepdim), [input])
-        return values_indices(values, Tensor(Value(indices.astype(np.int64))))
+        values = run(f"{name}Backward0", lambda v: _kept(ops.gather_nd(v, picks), dim, keepdim), [input])
+        return RETURN_TYPES[name.lower()](values, Tensor(Value(indices.astype(np.int64))))
     extreme.__name__ = name.lower()
     return extreme
 
@@ -64,6 +75,10 @@ max = _extreme("Max", ops.reduce_max, np.argmax)  # noqa: A001 (torch.max)
 min = _extreme("Min", ops.reduce_min, np.argmin)  # noqa: A001 (torch.min)
 amax = _reduction("Amax", ops.reduce_max)
 amin = _reduction("Amin", ops.reduce_min)
+
+
+def _kept(value, dim, keepdim):
+    return ops.expand_dims(value, dim) if keepdim else value
 
 
 def argmax(input, dim=None, keepdim=False):
@@ -106,7 +121,7 @@ def sort(input, dim=-1, descending=False):
     order = np.argsort(-input.value.array if descending else input.value.array, axis=dim, kind="stable")
     values = run("SortBackward0", lambda v: ops.sort(v, axis=dim, direction="DESCENDING" if descending else
                                                      "ASCENDING"), [input])
-    return values_indices(values, Tensor(Value(order.astype(np.int64))))
+    return RETURN_TYPES["sort"](values, Tensor(Value(order.astype(np.int64))))
 
 
 def matmul(input, other):

@@ -85,11 +85,12 @@ def _sweep(outputs, gradients, retain_graph, create_graph, retain=()):
     needed.update(leaves)
     # a gradient given with requires_grad (the double-VJP trick) is an input of the gradients' graph too
     seed_edges = [(g.value.id, g.edge()) for g in gradients if isinstance(g, Tensor) and g.requires_grad]
-    if create_graph:
-        with Collector(needed | {i for i, _ in seed_edges}) as collector:
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # PyTorch gives inf and nan silently
+        if create_graph:
+            with Collector(needed | {i for i, _ in seed_edges}) as collector:
+                adjoints = engine.sweep(records, seeds, needed, retain)
+        else:
             adjoints = engine.sweep(records, seeds, needed, retain)
-    else:
-        adjoints = engine.sweep(records, seeds, needed, retain)
     if not retain_graph:
         for node in nodes:
             node.freed = bool(node.saved)

@@ -12,6 +12,8 @@ numbers PyTorch's generator gives.
 (tensor([0, 1, 2]), tensor([0.0000, 0.5000, 1.0000]))
 """
 
+import warnings
+
 import numpy as np
 
 from ..tensor import Tensor as Value
@@ -51,6 +53,10 @@ def _make(array, dtype, requires_grad):
 
 def tensor(data, dtype=None, device=None, requires_grad=False):
     """A new leaf tensor holding a copy of ``data`` (a number, a nested list, a NumPy array or a tensor)."""
+    if isinstance(data, Tensor):
+        warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
+                      "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).",
+                      UserWarning, stacklevel=2)
     data = _plain(data)
     if isinstance(data, list) and any(isinstance(d, np.ndarray) for d in data):
         data = np.stack([np.asarray(d) for d in data])

@@ -69,7 +69,7 @@ _reflect = {"__add__": pointwise.add, "__radd__": pointwise.add, "__sub__": poin
             "__rpow__": pointwise.rpow, "__matmul__": along_dims.matmul,
             "__rmatmul__": lambda self, other: along_dims.matmul(other, self), "__eq__": pointwise.eq,
             "__ne__": pointwise.ne, "__lt__": pointwise.lt, "__le__": pointwise.le, "__gt__": pointwise.gt,
-            "__ge__": pointwise.ge, "__mod__": FUNCTIONS["remainder"]}
+            "__ge__": pointwise.ge, "__mod__": FUNCTIONS["remainder"], "__floordiv__": pointwise.floor_divide}
 for _name, _function in _reflect.items():
     _attach(_name, _function)
 for _name, _method in {"__iadd__": "add_", "__isub__": "sub_", "__imul__": "mul_", "__itruediv__": "div_",

@@ -31,7 +31,7 @@ _NODE_NAMES = {"negative": "NegBackward0", "square": "PowBackward0", "log1p": "L
                "div": "DivBackward0", "pow": "PowBackward1", "xlogy": "XlogyBackward0"}
 # ops whose result keeps an integer input's dtype; the others make it the default float dtype
 _KEEP_INTEGERS = {"negative", "neg", "abs", "sign", "relu", "square", "add", "subtract", "sub", "multiply", "mul",
-                  "maximum", "minimum", "remainder", "pow"}
+                  "maximum", "minimum", "remainder", "pow", "floor_divide"}
 
 
 def node_name(name):
@@ -106,6 +106,11 @@ def rdiv(input, other):
 def rpow(input, other):
     """``other ** input`` (what ``2 ** x`` runs)."""
     return elementwise("pow", lambda x, y: ops.pow(y, x), input, other, node="PowBackward2")
+
+
+def floor_divide(input, other):
+    """``input // other``, rounded down; its gradient is zero, as PyTorch's."""
+    return elementwise("floor_divide", ops.floordiv, input, other, node="FloorDivideBackward0")
 
 
 def clamp(input, min=None, max=None):

@@ -69,13 +69,15 @@ def _kind_rank(d):
 def promote(*operands):
     """The dtype of an op on ``operands`` (dtypes, or Python numbers), by PyTorch's rule.
 
-    Tensors decide among themselves (the wider wins); a Python number counts only if it is of a
+    Tensors decide among themselves (the wider of those of the highest kind wins: int64 and
+    float32 make float32); a Python number counts only if it is of a
     higher kind (bool < integer < float) than every tensor, and then it brings the default
     dtype of its kind (float32 for a float, int64 for an int).
     """
     tensors = [d for d in operands if isinstance(d, dtype)]
     numbers = [x for x in operands if not isinstance(x, dtype)]
-    result = of(np.result_type(*[d.numpy for d in tensors])) if tensors else None
+    top = builtins.max((_kind_rank(d) for d in tensors), default=None)  # a float tensor is not widened by an int one
+    result = of(np.result_type(*[d.numpy for d in tensors if _kind_rank(d) == top])) if tensors else None
     for x in numbers:
         number = (bool if isinstance(x, (np.bool_, builtins.bool)) else
                   int64 if isinstance(x, (builtins.int, np.integer)) else get_default_dtype())

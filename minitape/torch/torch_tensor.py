@@ -183,7 +183,7 @@ class Tensor:
                                "computed variable in a subgraph that doesn't require differentiation use "
                                "var_no_grad = var.detach().")
         if requires_grad and not (self.dtype.is_floating_point):
-            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         self._requires_grad = bool(requires_grad)
         return self
 
@@ -339,10 +339,11 @@ def run(name, compute, inputs, view=False, keeps_all=False):
     (indices) are returned beside it outside the graph.
     """
     values = [t.value for t in inputs]
-    if not (grad_mode.is_grad_enabled() and any(t._requires_grad for t in inputs)):
-        return _wrap(compute(*values), None, view)
-    with Collector([v.id for t, v in zip(inputs, values) if t._requires_grad]) as collector:
-        out = compute(*values)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # PyTorch gives inf and nan silently
+        if not (grad_mode.is_grad_enabled() and any(t._requires_grad for t in inputs)):
+            return _wrap(compute(*values), None, view)
+        with Collector([v.id for t, v in zip(inputs, values) if t._requires_grad]) as collector:
+            out = compute(*values)
     first = out[0] if isinstance(out, tuple) else out
     records = collector.records
     if not records:
