@@ -23,8 +23,8 @@ from .factories import (arange, as_tensor, empty, empty_like, eye, from_numpy, f
                        zeros_like)
 from .scalar_types import (bool, double, dtype, float, float16, float32, float64, get_default_dtype, half, int, int8,  # noqa: A004
                      int16, int32, int64, long, set_default_dtype, short, uint8)
-from .pointwise import (FUNCTIONS, add, allclose, clamp, eq, floor_divide, ge, gt, isclose, le, logical_not, lt, ne, rsub, sub,
-                          where)
+from .pointwise import (FUNCTIONS, add, allclose, clamp, eq, floor_divide, ge, gt, isclose, le, logical_not, lt, ne,
+                        rsub, sub, where)
 from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .along_dims import (amax, amin, argmax, argmin, cumsum, dot, log_softmax, logsumexp, matmul,
                          max, mean, min, mm, norm, outer, prod, softmax, sort, sum)  # noqa: A004 (torch.max, ...)
