@@ -2,7 +2,7 @@
 
 Floats that are all whole numbers print as ``2.``; others with four decimals (``0.5000``), or in
 scientific notation when they span more than three orders of magnitude, exceed 1e8 or go below
-1e-4. Every element is padded to the widest one. The dtype is shown unless it is the default
+1e-4. Every element is padded to the widest one (of the nonzero finite ones, for floats). The dtype is shown unless it is the default
 float dtype, ``int64`` or ``bool``.
 
 >>> import numpy as np
@@ -45,8 +45,11 @@ def _special(v):
 def format_array(array, indent):
     """The nested-list text of ``array``, rows after the first indented by ``indent`` + their depth."""
     form = _element_format(array)
-    texts = [form(v) for v in array.reshape(-1).tolist()] if array.size else []
-    width = max((len(t) for t in texts), default=0)
+    values = array.reshape(-1).tolist() if array.size else []
+    texts = [form(v) for v in values]
+    # PyTorch pads to the widest nonzero finite float (inf, nan and zeros do not count), or the widest integer
+    counted = texts if array.dtype.kind != "f" else [t for t, v in zip(texts, values) if v != 0 and np.isfinite(v)]
+    width = max([1] + [len(t) for t in counted])
     padded = iter(t.rjust(width) for t in texts)
 
     def nest(shape, depth):
