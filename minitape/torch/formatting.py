@@ -2,8 +2,8 @@
 
 Floats that are all whole numbers print as ``2.``; others with four decimals (``0.5000``), or in
 scientific notation when they span more than three orders of magnitude, exceed 1e8 or go below
-1e-4. Every element is padded to the widest one (of the nonzero finite ones, for floats). The dtype is shown unless it is the default
-float dtype, ``int64`` or ``bool``.
+1e-4. Every element is padded to the widest one (of the nonzero finite ones, for floats). The
+dtype is shown unless it is the default float dtype, ``int64`` or ``bool``.
 
 >>> import numpy as np
 >>> format_array(np.array([[1.0, 2.5], [3.0, 4.0]], dtype=np.float32), indent=7)
