@@ -57,9 +57,9 @@ class Array(Tensor):
         return str(np.asarray(self.array))
 
     def __setitem__(self, index, value):
-        raise TypeError(f"'{type(self).__name__}' object does not support item assignment. JAX arrays are "
-                        f"immutable. Instead of ``x[idx] = y``, use ``x = x.at[idx].set(y)`` or another .at[] "
-                        f"method: https://jax.readthedocs.io/en/latest/_autosummary/jax.numpy.ndarray.at.html")
+        raise TypeError("JAX arrays are immutable and do not support in-place item assignment. Instead of "
+                        "x[idx] = y, use x = x.at[idx].set(y) or another .at[] method: "
+                        "https://docs.jax.dev/en/latest/_autosummary/jax.numpy.ndarray.at.html")
 
     def __getitem__(self, index):
         return as_array(ops.getitem(self, clamped(index, self.shape)))

@@ -27,7 +27,7 @@ from .. import ops, recording
 from ..primitive import Primitive, apply
 from ..tape import GradientTape
 from .arrays import Array, as_array, asarray
-from .pytrees import tree_flatten, tree_unflatten
+from .pytrees import flatten_up_to, tree_flatten, tree_unflatten
 
 
 def _split(args, nondiff_argnums):
@@ -136,7 +136,13 @@ class custom_vjp:
                 cts = self.bwd(*fixed, residuals, tree_unflatten(tree_flatten(out)[1], cotangent))
                 if not isinstance(cts, tuple):
                     raise TypeError(f"Custom VJP bwd rule must produce a tuple but got {type(cts)}.")
-                flat = tree_flatten(cts)[0]
+                if len(cts) != len(treedef.children):
+                    raise TypeError(f"Custom VJP bwd rule must produce an output with the same container (pytree) "
+                                    f"structure as the args tuple of the primal function: {len(cts)} cotangents "
+                                    f"for {len(treedef.children)} arguments.")
+                flat = []  # None stands for zeros of a whole argument
+                for c, arg_tree in zip(cts, treedef.children):
+                    flat += [None] * arg_tree.num_leaves if c is None else flatten_up_to(arg_tree, c)
                 return [ops.cast(asarray(c), x.array.dtype) if c is not None else None
                         for c, x in zip(flat, leaves)]
             return backward

@@ -209,6 +209,18 @@ def logical_not(x):
     return as_array(ops.logical_not(ops.cast(_array(x), "bool")))
 
 
+def _logical(name, op):
+    def function(x, y):
+        return as_array(op(*[ops.cast(_array(v), "bool") for v in (x, y)]))
+    function.__name__ = function.__qualname__ = name
+    return function
+
+
+logical_and = _logical("logical_and", ops.logical_and)
+logical_or = _logical("logical_or", ops.logical_or)
+logical_xor = _logical("logical_xor", ops.logical_xor)
+
+
 def floor(x):
     return as_array(ops.floor(*promoted(x, dtype=result_dtype(x) if result_dtype(x).kind == "f" else default_float())))
 
@@ -453,6 +465,10 @@ def _operators():
     for name, f in [("eq", equal), ("ne", not_equal), ("lt", less), ("le", less_equal), ("gt", greater),
                     ("ge", greater_equal)]:
         setattr(Array, f"__{name}__", binary(f))
+    for name, f in [("and", logical_and), ("or", logical_or), ("xor", logical_xor)]:  # on booleans only
+        setattr(Array, f"__{name}__", binary(f))
+        setattr(Array, f"__r{name}__", reflected(f))
+    Array.__invert__ = lambda self: logical_not(self)
     Array.__neg__ = lambda self: negative(self)  # noqa: F821
     Array.__abs__ = lambda self: abs(self)
     Array.__hash__ = None

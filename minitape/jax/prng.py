@@ -17,7 +17,7 @@ import numpy as np
 from .arrays import Array, canonical, default_float
 
 
-def PRNGKey(seed):  # noqa: N802 (JAX's name)
+def PRNGKey(seed):
     """The key of an integer seed."""
     seed = int(seed)
     return Array(np.array([(seed >> 32) & 0xFFFFFFFF, seed & 0xFFFFFFFF], dtype=np.uint32))
