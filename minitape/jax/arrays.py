@@ -19,7 +19,7 @@ Array(3., dtype=float32)
 
 import numpy as np
 
-from .. import ops
+from .. import ops, recording
 from ..tensor import Tensor
 from .config import config
 
@@ -72,6 +72,15 @@ class Array(Tensor):
     def __array__(self, dtype=None, copy=None):
         return np.array(self.array, dtype=dtype) if copy or dtype is not None else np.asarray(self.array)
 
+    def __bool__(self):
+        for recorder in recording.active():
+            if isinstance(recorder, MappedValues) and self.id in recorder.ids:
+                raise TracerBoolConversionError(
+                    f"Attempted boolean conversion of traced array with shape "
+                    f"{self.array.dtype.name}[{','.join(map(str, self.shape))}].\nThe value depends on an argument "
+                    f"that vmap maps over, so it differs from example to example: use jnp.where or lax.cond.")
+        return super().__bool__()
+
     def item(self):
         return self.array.item()
 
@@ -81,6 +90,46 @@ class Array(Tensor):
     def block_until_ready(self):
         """JAX runs asynchronously; minitape is done when the call returns: the array itself."""
         return self
+
+
+class ConcretizationTypeError(TypeError):
+    """A value that differs from example to example (under ``vmap``) was needed as one Python value."""
+
+
+class TracerBoolConversionError(ConcretizationTypeError):
+    """``if x:`` (or ``bool(x)``) on a value that ``vmap`` maps over: JAX's error of the same name."""
+
+
+class MappedValues(recording.Recorder):
+    """While ``vmap`` runs its function on one example, the ids of the values that depend on the mapped slices.
+
+    An op with such an input gives such an output (the way a tape tracks what depends on its sources), so a
+    Python ``if`` on one of them is refused, as JAX refuses it, even though each example is run on its own.
+    """
+
+    def __init__(self, ids):
+        self.ids = set(ids)
+
+    def record(self, prim, inputs, out, attrs):
+        for x in inputs:
+            if x.id in self.ids:
+                self.ids.add(out.id)
+                return
+
+
+def without_gradient(function):
+    """Decorator for a jnp function made of ops without a gradient (comparisons, logic), which no recorder hears:
+    its result depends on a mapped value if an argument does (:class:`MappedValues`)."""
+    def tracked(*args, **kwargs):
+        out = function(*args, **kwargs)
+        for recorder in recording.active():
+            if isinstance(recorder, MappedValues) and any(isinstance(a, Tensor) and a.id in recorder.ids
+                                                          for a in args):
+                recorder.ids.add(out.id)
+        return out
+    tracked.__name__ = tracked.__qualname__ = function.__name__
+    tracked.__doc__ = function.__doc__
+    return tracked
 
 
 def default_float():

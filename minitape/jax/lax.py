@@ -27,7 +27,8 @@ def cond(pred, true_fun, false_fun, *operands):
     """``true_fun(*operands)`` if ``pred`` else ``false_fun(*operands)``."""
     if np.shape(pred) != ():
         raise TypeError(f"Pred must be a scalar, got {pred} of shape {np.shape(pred)}.")
-    return tree_map(asarray, true_fun(*operands) if bool(pred) else false_fun(*operands))
+    # np.asarray, not bool: under vmap the predicate may differ per example, and each example takes its branch
+    return tree_map(asarray, true_fun(*operands) if np.asarray(pred) else false_fun(*operands))
 
 
 def fori_loop(lower, upper, body_fun, init_val):
@@ -43,7 +44,7 @@ def while_loop(cond_fun, body_fun, init_val):
     tapes = [r for r in recording.active() if isinstance(r, GradientTape)]
     before = [len(t.records) for t in tapes]
     val = tree_map(asarray, init_val)
-    while bool(cond_fun(val)):
+    while np.asarray(cond_fun(val)):  # as in cond: a mapped predicate is allowed
         val = body_fun(val)
     if any(len(t.records) > n for t, n in zip(tapes, before)):
         raise ValueError("Reverse-mode differentiation does not work for lax.while_loop or lax.fori_loop with "

@@ -19,7 +19,8 @@ import numpy as np
 
 from .. import ops
 from ..ops import exports
-from .arrays import Array, as_array, asarray as _asarray, canonical, default_float, promoted, result_dtype
+from .arrays import (Array, as_array, asarray as _asarray, canonical, default_float, promoted, result_dtype,
+                     without_gradient)
 
 _math, _linalg = exports.names("tf.math"), exports.names("tf.linalg")  # the ops only TF's namespaces name
 
@@ -43,6 +44,7 @@ def _elementwise(name, op):
         return as_array(op(*promoted(*args, dtype=dtype)))
     function.__name__ = function.__qualname__ = name
     function.__doc__ = f"``jnp.{name}``: minitape's op ``{op.__name__}`` on arrays promoted by JAX's rules."
+    function.elementwise = True  # vmap batches it by broadcasting
     return function
 
 
@@ -142,14 +144,17 @@ def logsumexp(a, axis=None, keepdims=False):
     return as_array(ops.reduce_logsumexp(a, axis=axis, keepdims=keepdims))
 
 
+@without_gradient
 def all(a, axis=None, keepdims=False):  # noqa: A001
     return as_array(ops.reduce_all(ops.cast(_array(a), "bool"), axis=axis, keepdims=keepdims))
 
 
+@without_gradient
 def any(a, axis=None, keepdims=False):  # noqa: A001
     return as_array(ops.reduce_any(ops.cast(_array(a), "bool"), axis=axis, keepdims=keepdims))
 
 
+@without_gradient
 def argmax(a, axis=None):
     a = _array(a)
     if axis is None:
@@ -157,6 +162,7 @@ def argmax(a, axis=None):
     return as_array(ops.argmax(a, axis=axis, output_type=canonical(np.int64)))
 
 
+@without_gradient
 def argmin(a, axis=None):
     a = _array(a)
     if axis is None:
@@ -194,7 +200,7 @@ def _comparison(name, op):
     def function(x, y):
         return as_array(op(*promoted(x, y)))
     function.__name__ = function.__qualname__ = name
-    return function
+    return without_gradient(function)
 
 
 equal = _comparison("equal", ops.equal)
@@ -205,6 +211,7 @@ greater = _comparison("greater", ops.greater)
 greater_equal = _comparison("greater_equal", ops.greater_equal)
 
 
+@without_gradient
 def logical_not(x):
     return as_array(ops.logical_not(ops.cast(_array(x), "bool")))
 
@@ -213,7 +220,7 @@ def _logical(name, op):
     def function(x, y):
         return as_array(op(*[ops.cast(_array(v), "bool") for v in (x, y)]))
     function.__name__ = function.__qualname__ = name
-    return function
+    return without_gradient(function)
 
 
 logical_and = _logical("logical_and", ops.logical_and)
@@ -221,14 +228,17 @@ logical_or = _logical("logical_or", ops.logical_or)
 logical_xor = _logical("logical_xor", ops.logical_xor)
 
 
+@without_gradient
 def floor(x):
     return as_array(ops.floor(*promoted(x, dtype=result_dtype(x) if result_dtype(x).kind == "f" else default_float())))
 
 
+@without_gradient
 def isnan(x):
     return as_array(_math["is_nan"](_array(x)))
 
 
+@without_gradient
 def isfinite(x):
     return as_array(_math["is_finite"](_array(x)))
 

@@ -1,9 +1,14 @@
 """``vmap``: a function of one example made a function of a batch.
 
-JAX traces the function once and batches each primitive. minitape runs the function once per example, on the
-slices of the mapped arguments, and stacks the results along ``out_axes``: a Python loop, always (no op is
-batched by its broadcasting). The results are the same for a pure function; the cost is one call per example,
-and a Python ``if`` on a value, which JAX refuses under ``vmap``, runs here.
+JAX traces the function once and batches each primitive. minitape does one of two things:
+
+* ``jnp``'s elementwise functions (``vmap(jnp.sin)``, ``vmap(jnp.multiply, in_axes=(0, None))``, marked
+  ``elementwise``) run once on the whole batch, through the op's own broadcasting, when the mapped arguments
+  have one rank per example and the unmapped ones no more;
+* any other function runs once per example, on the slices of the mapped arguments, and the results are stacked
+  along ``out_axes``: a Python loop, one call per example. A Python ``if`` on a value that depends on a mapped
+  argument is refused with JAX's ``TracerBoolConversionError``, as JAX refuses it (``lax.cond`` and
+  ``jnp.where`` are the ways to branch).
 
 >>> import minitape.jax.numpy as jnp
 >>> vmap(lambda x, y: jnp.dot(x, y), in_axes=(0, None))(jnp.ones((3, 2)), jnp.array([1.0, 2.0]))
@@ -14,7 +19,7 @@ import functools
 
 import numpy as np
 
-from .arrays import asarray
+from .arrays import MappedValues, asarray
 from .numpy import moveaxis, stack
 from .pytrees import flatten_up_to, tree_flatten, tree_structure, tree_unflatten
 
@@ -32,6 +37,14 @@ def _axes_per_leaf(spec, tree, what):
                          f"specification {spec} for value tree {treedef}.") from None
     axes = [a for a, sub in zip(spec_leaves, subtrees) for _ in tree_flatten(sub)[0]]
     return leaves, treedef, axes
+
+
+def _broadcasts(fun, mapped, axes):
+    """True if ``fun`` is elementwise and the batch axis, in front, lines up in every mapped argument."""
+    if not getattr(fun, "elementwise", False):
+        return False
+    ranks = {np.ndim(x) for x, a in zip(mapped, axes) if a is not None}
+    return len(ranks) == 1 and all(np.ndim(x) < min(ranks) for x, a in zip(mapped, axes) if a is None)
 
 
 def vmap(fun, in_axes=0, out_axes=0, axis_size=None):
@@ -57,8 +70,13 @@ def vmap(fun, in_axes=0, out_axes=0, axis_size=None):
                 for k, (x, a) in enumerate(zip(leaves, axes)) if a is not None))
         size = sizes.pop() if sizes else axis_size
         mapped = [moveaxis(x, a, 0) if a is not None else x for x, a in zip(leaves, axes)]
-        outs = [fun(*tree_unflatten(treedef, [x[i] if a is not None else x for x, a in zip(mapped, axes)]))
-                for i in range(size)]
+        if _broadcasts(fun, mapped, axes) and (out_axes == 0 or out_axes is None):
+            return fun(*tree_unflatten(treedef, mapped))
+        outs = []
+        for i in range(size):
+            example = [x[i] if a is not None else x for x, a in zip(mapped, axes)]
+            with MappedValues(x.id for x, a in zip(example, axes) if a is not None):
+                outs.append(fun(*tree_unflatten(treedef, example)))
         out_tree = tree_structure(outs[0])
         columns = [tree_flatten(o)[0] for o in outs]
         out_leaves, _, out_spec = _axes_per_leaf(out_axes, outs[0], "out_axes")

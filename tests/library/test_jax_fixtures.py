@@ -53,6 +53,6 @@ def test_minitape_jax_does_what_jax_did(name):
         with pytest.raises(Exception) as caught:
             PROGRAMS[name](jax, jnp)
         assert type(caught.value).__name__ == recorded["error"]
-        assert str(caught.value) == recorded["message"]
+        assert str(caught.value).splitlines()[0] == recorded["message"]  # the first line, as recorded
         return
     same(encode(PROGRAMS[name](jax, jnp)), recorded["result"])
