@@ -11,7 +11,7 @@ False
 class Config:
     """The flags, read as attributes (``config.jax_enable_x64``) and set with ``update(name, value)``."""
 
-    _FLAGS = {"jax_enable_x64": False, "jax_debug_nans": False}
+    _FLAGS = {"jax_enable_x64": False}
 
     def __init__(self):
         self._values = dict(self._FLAGS)
