@@ -73,16 +73,29 @@ class Array(Tensor):
         return np.array(self.array, dtype=dtype) if copy or dtype is not None else np.asarray(self.array)
 
     def __bool__(self):
-        for recorder in recording.active():
-            if isinstance(recorder, MappedValues) and self.id in recorder.ids:
-                raise TracerBoolConversionError(
-                    f"Attempted boolean conversion of traced array with shape "
-                    f"{self.array.dtype.name}[{','.join(map(str, self.shape))}].\nThe value depends on an argument "
-                    f"that vmap maps over, so it differs from example to example: use jnp.where or lax.cond.")
+        if self._mapped():
+            raise TracerBoolConversionError(
+                f"Attempted boolean conversion of traced array with shape {self._type()}.\nThe value depends "
+                f"on an argument that vmap maps over, so it differs from example to example: use jnp.where or "
+                f"lax.cond.")
         return super().__bool__()
 
+    def __float__(self):
+        if self._mapped():
+            raise ConcretizationTypeError(
+                f"Abstract tracer value encountered where concrete value is expected: traced array with shape "
+                f"{self._type()}\nThe value depends on an argument that vmap maps over; keep it an array "
+                f"(no float(), no .item()).")
+        return super().__float__()
+
+    def _mapped(self):
+        return any(isinstance(r, MappedValues) and self.id in r.ids for r in recording.active())
+
+    def _type(self):
+        return f"{self.array.dtype.name}[{','.join(map(str, self.shape))}]"
+
     def item(self):
-        return self.array.item()
+        return float(self) if self.array.dtype.kind == "f" and self._mapped() else self.array.item()
 
     def tolist(self):
         return self.array.tolist()

@@ -30,14 +30,24 @@ float16, float32, float64 = np.float16, np.float32, np.float64
 int8, int16, int32, int64 = np.int8, np.int16, np.int32, np.int64
 uint8, uint32 = np.uint8, np.uint32
 pi, e, inf, nan, newaxis = np.pi, np.e, np.inf, np.nan, None
+printoptions = np.printoptions  # an Array prints with NumPy's array2string, so NumPy's options apply
 
 # The elementwise ops that keep integers integers; the others (sin, exp, divide, ...) compute in floating point.
 _INTEGER_OPS = {"abs", "add", "maximum", "minimum", "mod", "multiply", "negative", "power", "pow", "remainder",
                 "sign", "square", "subtract"}
 
 
+def _refuse_lists(name, args):
+    """JAX's functions take arrays and scalars, not lists (a list would be one array per call): only jnp.array
+    converts them."""
+    for k, a in enumerate(args):
+        if isinstance(a, (list, tuple)):
+            raise TypeError(f"{name} requires ndarray or scalar arguments, got {type(a)} at position {k}.")
+
+
 def _elementwise(name, op):
     def function(*args):
+        _refuse_lists(name, args)
         dtype = result_dtype(*args)
         if name not in _INTEGER_OPS and dtype.kind != "f":
             dtype = default_float()
@@ -118,6 +128,7 @@ def identity(n, dtype=None):
 # -- reductions ------------------------------------------------------------------------------------------------------
 def _reduction(name, op, floating=False):
     def function(a, axis=None, keepdims=False):
+        _refuse_lists(name, (a,))
         a = _array(a)
         if floating and a.array.dtype.kind != "f":
             a, = promoted(a, dtype=default_float())
