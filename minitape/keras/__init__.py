@@ -13,11 +13,11 @@ with TensorFlow 2.21). Any other name raises an error that lists what exists.
 4.0
 """
 
-from . import activations, backend, initializers, layers, losses, metrics, models, optimizers
+from . import activations, backend, initializers, layers, losses, metrics, models, optimizers, regularizers
 from .layers import Input, Layer
 from .models import Model, Sequential
 from .namespace import missing_names
 
 __all__ = ["Sequential", "Model", "Layer", "Input", "activations", "backend", "initializers", "layers", "losses",
-           "metrics", "models", "optimizers"]
+           "metrics", "models", "optimizers", "regularizers"]
 __getattr__ = missing_names("mt.keras", __all__)

@@ -3,19 +3,29 @@
 An initializer is called with a shape (and a dtype, float32 by default) and
 returns a tensor. A ``seed`` makes it give the same values at every call, as
 in Keras; without one, each call draws from ``mt.random``'s generator, so
-``mt.random.set_seed`` makes a whole model reproducible. The draws cannot
-match TensorFlow's: only their distributions do.
+``mt.random.set_seed`` makes a whole model reproducible. The draws are
+minitape's own (NumPy's generator), so they cannot match TensorFlow's: only
+their distributions do.
+
+Wherever Keras takes an initializer (``kernel_initializer=``,
+``bias_initializer=``, ``add_weight(initializer=)``) it takes its name too:
+``"glorot_normal"``, ``"constant"``, or the class name ``"GlorotNormal"``.
 
 >>> GlorotUniform(seed=0)((2, 3)).shape
 TensorShape([2, 3])
 >>> Zeros()((2,)).numpy()
 array([0., 0.], dtype=float32)
+>>> Constant(0.5)((2,)).numpy()
+array([0.5, 0.5], dtype=float32)
 """
 
 import math
 
+import numpy as np
+
 from ..dtypes import as_dtype
-from ..ops import ones, zeros
+from ..ops import cast, ones, reshape, zeros
+from ..tensorflow.module import _snake_case
 from ..tensorflow.random import normal, truncated_normal, uniform
 from .backend import floatx
 from .namespace import missing_names
@@ -49,6 +59,22 @@ class Ones(Initializer):
         return ones(shape, dtype=as_dtype(dtype or floatx()))
 
 
+class Constant(Initializer):
+    """Every value ``value`` (a number, or an array that broadcasts to the shape).
+
+    >>> Constant(3)((2, 2), dtype="int32").numpy()
+    array([[3, 3],
+           [3, 3]], dtype=int32)
+    """
+
+    def __init__(self, value=0.0):
+        self.value = value
+
+    def __call__(self, shape, dtype=None):
+        dtype = as_dtype(dtype or floatx())
+        return cast(np.asarray(self.value), dtype) * ones(shape, dtype=dtype)
+
+
 class RandomNormal(Initializer):
     """Samples of the normal distribution N(mean, stddev²).
 
@@ -61,6 +87,86 @@ class RandomNormal(Initializer):
 
     def __call__(self, shape, dtype=None):
         return normal(shape, self.mean, self.stddev, _float_dtype(dtype, "RandomNormal"), self.seed)
+
+
+class RandomUniform(Initializer):
+    """Samples of the uniform distribution on ``[minval, maxval)``.
+
+    >>> values = RandomUniform(minval=2.0, maxval=3.0, seed=0)((1000,)).numpy()
+    >>> bool(values.min() >= 2.0 and values.max() < 3.0)
+    True
+    """
+
+    def __init__(self, minval=-0.05, maxval=0.05, seed=None):
+        self.minval, self.maxval, self.seed = minval, maxval, seed
+
+    def __call__(self, shape, dtype=None):
+        return uniform(shape, self.minval, self.maxval, _float_dtype(dtype, "RandomUniform"), self.seed)
+
+
+class TruncatedNormal(Initializer):
+    """Samples of N(mean, stddev²) within two standard deviations of the mean (others are drawn again).
+
+    The cut makes the spread of the values about 0.88 ``stddev``, as in Keras:
+    ``stddev`` is the normal curve's, before the cut.
+    """
+
+    def __init__(self, mean=0.0, stddev=0.05, seed=None):
+        self.mean, self.stddev, self.seed = mean, stddev, seed
+
+    def __call__(self, shape, dtype=None):
+        return truncated_normal(shape, self.mean, self.stddev, _float_dtype(dtype, "TruncatedNormal"), self.seed)
+
+
+class Identity(Initializer):
+    """``gain`` times the identity matrix (ones on the diagonal of a 2-D shape, which may be wide or tall).
+
+    >>> Identity(gain=2.0)((2, 3)).numpy()
+    array([[2., 0., 0.],
+           [0., 2., 0.]], dtype=float32)
+    """
+
+    def __init__(self, gain=1.0):
+        self.gain = gain
+
+    def __call__(self, shape, dtype=None):
+        dtype = _float_dtype(dtype, "Identity")
+        if len(shape) != 2:
+            raise ValueError(f"Identity matrix initializer can only be used for 2D matrices. Received: "
+                             f"shape={tuple(shape)} of rank {len(shape)}.")
+        return cast(self.gain * np.eye(*shape), dtype)
+
+
+class Orthogonal(Initializer):
+    """``gain`` times a random orthogonal matrix: its rows (or its columns, whichever are fewer) are orthonormal.
+
+    A shape of more than two axes is treated as a matrix of
+    ``prod(shape[:-1])`` rows and ``shape[-1]`` columns. The matrix is the Q
+    of the QR decomposition of a matrix of standard normal draws, with the
+    signs of its columns set so that R's diagonal is positive: that makes it
+    uniformly distributed over the orthogonal matrices (Mezzadri, 2007).
+
+    >>> q = Orthogonal(seed=0)((3, 3)).numpy()
+    >>> bool(np.allclose(q @ q.T, np.eye(3), atol=1e-6))
+    True
+    """
+
+    def __init__(self, gain=1.0, seed=None):
+        self.gain, self.seed = gain, seed
+
+    def __call__(self, shape, dtype=None):
+        dtype = _float_dtype(dtype, "Orthogonal")
+        shape = tuple(shape)
+        if len(shape) < 2:
+            raise ValueError(f"The tensor to initialize must be at least two-dimensional. Received: "
+                             f"shape={shape} of rank {len(shape)}.")
+        rows, columns = math.prod(shape[:-1]), shape[-1]
+        draws = normal((max(rows, columns), min(rows, columns)), 0.0, 1.0, "float64", self.seed).numpy()
+        q, r = np.linalg.qr(draws)
+        q = q * np.sign(np.diag(r))
+        if rows < columns:
+            q = q.T
+        return reshape(cast(self.gain * q, dtype), shape)
 
 
 def compute_fans(shape):
@@ -140,8 +246,38 @@ class HeNormal(VarianceScaling):
         super().__init__(2.0, "fan_in", "truncated_normal", seed)
 
 
-_BY_NAME = {"zeros": Zeros, "ones": Ones, "random_normal": RandomNormal, "glorot_uniform": GlorotUniform,
-            "he_normal": HeNormal, "variance_scaling": VarianceScaling}
+class GlorotNormal(VarianceScaling):
+    """Truncated normal with standard deviation ``sqrt(2 / (fan_in + fan_out))`` (Glorot and Bengio, 2010)."""
+
+    def __init__(self, seed=None):
+        super().__init__(1.0, "fan_avg", "truncated_normal", seed)
+
+
+class HeUniform(VarianceScaling):
+    """Uniform on ``[-limit, limit]``, ``limit = sqrt(6 / fan_in)`` (He et al., 2015): He's variance, uniformly."""
+
+    def __init__(self, seed=None):
+        super().__init__(2.0, "fan_in", "uniform", seed)
+
+
+class LecunNormal(VarianceScaling):
+    """Truncated normal with standard deviation ``sqrt(1 / fan_in)`` (LeCun et al., 1998), for SELU networks."""
+
+    def __init__(self, seed=None):
+        super().__init__(1.0, "fan_in", "truncated_normal", seed)
+
+
+class LecunUniform(VarianceScaling):
+    """Uniform on ``[-limit, limit]``, ``limit = sqrt(3 / fan_in)`` (LeCun et al., 1998)."""
+
+    def __init__(self, seed=None):
+        super().__init__(1.0, "fan_in", "uniform", seed)
+
+
+_CLASSES = [Zeros, Ones, Constant, RandomNormal, RandomUniform, TruncatedNormal, Identity, Orthogonal,
+            VarianceScaling, GlorotUniform, GlorotNormal, HeNormal, HeUniform, LecunNormal, LecunUniform]
+# Keras's names: the class name in snake case ("glorot_normal"), and the class name itself ("GlorotNormal").
+_BY_NAME = {**{_snake_case(c.__name__): c for c in _CLASSES}, **{c.__name__: c for c in _CLASSES}}
 
 
 def get(identifier):
@@ -154,10 +290,11 @@ def get(identifier):
     if callable(identifier):
         return identifier
     if identifier not in _BY_NAME:
+        names = [name for name in _BY_NAME if name.islower()]
         raise ValueError(f"Could not interpret initializer identifier: {identifier!r}; minitape's Keras has "
-                         f"{', '.join(_BY_NAME)}, or pass an initializer")
+                         f"{', '.join(names)} (or their class names), or pass an initializer")
     return _BY_NAME[identifier]()
 
 
-__all__ = ["Initializer", "Zeros", "Ones", "RandomNormal", "VarianceScaling", "GlorotUniform", "HeNormal", "get"]
+__all__ = ["Initializer", *(c.__name__ for c in _CLASSES), "get"]
 __getattr__ = missing_names("mt.keras.initializers", __all__)

@@ -25,7 +25,11 @@ then). A layer called inside another layer's call without ``training`` gets
 the outer call's value, so ``model(x, training=True)`` reaches every layer.
 ``layer.trainable = False`` freezes a layer (its weights leave
 ``trainable_weights``); ``add_loss`` in ``call`` adds a penalty to
-``layer.losses``, which each new forward pass empties.
+``layer.losses``, which each new forward pass empties. ``losses`` also holds,
+after those, the penalty of each trainable weight made with a regularizer
+(``kernel_regularizer=``), computed afresh each time it is read, so that a
+tape sees it; an ``activity_regularizer`` adds the penalty of the layer's
+output, divided by the batch size, at each call.
 """
 
 import inspect
@@ -37,12 +41,12 @@ import numpy as np
 from .. import nest
 from ..dtypes import as_dtype
 from ..tensorflow.module import Module, _snake_case
-from ..ops import cast, matmul, reshape
+from ..ops import cast, divide_no_nan, matmul, reshape
 from ..tensorflow.nn import dropout
 from ..tensorflow.random import uniform
 from ..tensor import Tensor, convert_to_tensor
 from ..variable import Variable
-from . import activations, initializers
+from . import activations, initializers, regularizers
 from .backend import floatx
 from .namespace import missing_names
 
@@ -74,9 +78,11 @@ class Layer(Module):
       dtype: the dtype of the weights and of the computation (float32).
       input_shape: the shape of one example; lets a ``Sequential`` model make
         its weights at once (Keras prefers ``mt.keras.Input(shape)`` first).
+      activity_regularizer: a regularizer (or its name) of the layer's output,
+        whose penalty each call adds to :attr:`losses`.
     """
 
-    def __init__(self, name=None, dtype=None, trainable=True, input_shape=None):
+    def __init__(self, name=None, dtype=None, trainable=True, input_shape=None, activity_regularizer=None):
         super().__init__(name=name or unique_name(_snake_case(type(self).__name__)))
         self.dtype = as_dtype(dtype or floatx()).name
         self.built = False
@@ -84,6 +90,8 @@ class Layer(Module):
         self._own_weights = []
         self._own_state = []  # Variables that are not weights (Dropout's random state): in `variables` only
         self._losses = []  # what add_loss was given during the latest call
+        self._regularizers = {}  # a weight's id -> the regularizer of its penalty
+        self.activity_regularizer = regularizers.get(activity_regularizer)
         self._input_shape_arg = None
         if input_shape is not None:
             warnings.warn("Do not pass an `input_shape` argument to a layer. When using Sequential models, prefer "
@@ -91,11 +99,17 @@ class Layer(Module):
             self._input_shape_arg = (None, *input_shape)
 
     # -- weights -----------------------------------------------------------------------------------------
-    def add_weight(self, shape=(), initializer="glorot_uniform", dtype=None, trainable=True, name=None):
-        """A new Variable of this layer, of ``shape``, started by ``initializer`` (a name or an initializer)."""
+    def add_weight(self, shape=(), initializer="glorot_uniform", dtype=None, trainable=True, name=None,
+                   regularizer=None):
+        """A new Variable of this layer, of ``shape``, started by ``initializer`` (a name or an initializer).
+
+        A ``regularizer`` (or its name) puts the weight's penalty in :attr:`losses`.
+        """
         value = initializers.get(initializer)(tuple(shape), dtype=dtype or self.dtype)
         weight = Variable(value, trainable=trainable, name=name or "variable")
         self._own_weights.append(weight)
+        if regularizer is not None:
+            self._regularizers[weight.id] = regularizers.get(regularizer)
         return weight
 
     def _layers(self):
@@ -201,13 +215,33 @@ class Layer(Module):
                                  f"input. Received invalid value: {value!r}")
         self._losses.extend(losses)
 
-    @property
-    def losses(self):
-        """The losses added by this layer and its sub-layers during the latest call of the outermost layer."""
+    def _added_losses(self):
+        """What ``add_loss`` was given in the latest call: this layer's, then each sub-layer's."""
         found = list(self._losses)
         for layer in self._layers():
-            found.extend(layer.losses)
+            found.extend(layer._added_losses())
         return found
+
+    def _regularizer_of(self, weight):
+        """The regularizer ``weight`` was made with, by this layer or a sub-layer; None if it has none."""
+        if weight.id in self._regularizers:
+            return self._regularizers[weight.id]
+        for layer in self._layers():
+            found = layer._regularizer_of(weight)
+            if found is not None:
+                return found
+        return None
+
+    @property
+    def losses(self):
+        """The losses added during the latest call of the outermost layer (by this layer, then its sub-layers),
+        then the penalty of each trainable weight that has a regularizer, in the order of ``trainable_weights``."""
+        penalties = []
+        for weight in self.trainable_weights:
+            regularizer = self._regularizer_of(weight)
+            if regularizer is not None:
+                penalties.append(regularizer(weight))
+        return self._added_losses() + penalties
 
     def _clear_losses(self):
         self._losses.clear()
@@ -258,10 +292,23 @@ class Layer(Module):
             if takes_training and training is not None:
                 kwargs["training"] = training
             with self.name_scope:
-                return self.call(inputs, *args, **kwargs)
+                outputs = self.call(inputs, *args, **kwargs)
+            if self.activity_regularizer is not None:
+                self._add_activity_penalty(outputs)
+            return outputs
         finally:
             if outermost:
                 _CONTEXT.pop()
+
+    def _add_activity_penalty(self, outputs):
+        """The activity regularizer's penalty of each output, divided by the batch size (as Keras 3 does, so that
+        its strength does not change with the size of the batch)."""
+        for output in nest.flatten(outputs):
+            if isinstance(output, Tensor):
+                penalty = convert_to_tensor(self.activity_regularizer(output))
+                if output.ndim > 0:
+                    penalty = divide_no_nan(penalty, cast(output.shape[0], penalty.dtype))
+                self.add_loss(penalty)
 
     def _converted(self, inputs):
         """The input as a tensor, floats in the layer's dtype (Keras casts a float64 array to float32).
@@ -285,6 +332,8 @@ class Dense(Layer):
 
     The kernel has shape (input size, ``units``) and is made on the first
     call; it starts Glorot-uniform (``kernel_initializer``), the bias at zeros.
+    ``kernel_regularizer`` and ``bias_regularizer`` put their weights'
+    penalties in :attr:`losses`.
 
     >>> layer = Dense(1, kernel_initializer="ones", bias_initializer="ones", activation="relu")
     >>> layer(convert_to_tensor([[1.0, -3.0]])).numpy()  # relu(1 - 3 + 1)
@@ -292,8 +341,10 @@ class Dense(Layer):
     """
 
     def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
-                 bias_initializer="zeros", name=None, dtype=None, trainable=True, input_shape=None):
-        super().__init__(name=name, dtype=dtype, trainable=trainable, input_shape=input_shape)
+                 bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
+                 name=None, dtype=None, trainable=True, input_shape=None):
+        super().__init__(name=name, dtype=dtype, trainable=trainable, input_shape=input_shape,
+                         activity_regularizer=activity_regularizer)
         if not isinstance(units, int) or units <= 0:
             raise ValueError(f"Received an invalid value for `units`, expected a positive integer. "
                              f"Received: units={units!r}")
@@ -302,10 +353,14 @@ class Dense(Layer):
         self.use_bias = use_bias
         self.kernel_initializer = initializers.get(kernel_initializer)
         self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
 
     def build(self, input_shape):
-        self.kernel = self.add_weight((input_shape[-1], self.units), self.kernel_initializer, name="kernel")
-        self.bias = self.add_weight((self.units,), self.bias_initializer, name="bias") if self.use_bias else None
+        self.kernel = self.add_weight((input_shape[-1], self.units), self.kernel_initializer, name="kernel",
+                                      regularizer=self.kernel_regularizer)
+        self.bias = (self.add_weight((self.units,), self.bias_initializer, name="bias",
+                                     regularizer=self.bias_regularizer) if self.use_bias else None)
         self.built = True
 
     def call(self, inputs):

@@ -18,6 +18,10 @@ or logits (``from_logits=True``: exact, and the better choice). Probabilities
 that come straight from Keras's ``softmax`` or ``sigmoid`` activation are
 traced back to their logits, as Keras does (``activations.logits_behind``).
 
+``Reduction.SUM``, ``Reduction.NONE`` and ``Reduction.SUM_OVER_BATCH_SIZE``
+(Keras 2's names, which ``tf.keras.losses`` keeps) are those strings.
+``sample_weight`` weighs each example's value before the reduction.
+
 Give the classes tensors or NumPy arrays: Keras 3 reads a Python list as a
 nested structure of inputs, and fails where minitape converts it.
 """
@@ -33,6 +37,34 @@ from .backend import convert, epsilon, floatx
 from .namespace import missing_names
 
 REDUCTIONS = ("sum_over_batch_size", "sum", "none", None, "mean", "mean_with_sample_weight")
+
+
+class Reduction:
+    """Keras 2's names of the reductions, as ``tf.keras.losses.Reduction`` keeps them: each is its string.
+
+    >>> loss_fn = MeanSquaredError(reduction=Reduction.SUM)
+    >>> float(loss_fn(convert_to_tensor([[1.0], [2.0]]), convert_to_tensor([[0.0], [0.0]])))
+    5.0
+
+    ``AUTO`` is Keras 2's default, which was ``SUM_OVER_BATCH_SIZE`` in a
+    custom training loop; Keras 3's losses refuse it, and so do minitape's.
+    """
+
+    AUTO = "auto"
+    NONE = "none"
+    SUM = "sum"
+    SUM_OVER_BATCH_SIZE = "sum_over_batch_size"
+
+    @classmethod
+    def all(cls):
+        """The four names' values."""
+        return (cls.AUTO, cls.NONE, cls.SUM, cls.SUM_OVER_BATCH_SIZE)
+
+    @classmethod
+    def validate(cls, key):
+        """Raise ValueError unless ``key`` is one of :meth:`all`."""
+        if key not in cls.all():
+            raise ValueError(f"Invalid Reduction Key: {key!r}. Expected keys are {cls.all()}")
 
 
 # -- the per-example functions ----------------------------------------------------------------------------------
@@ -226,6 +258,10 @@ def reduce_weighted_values(values, sample_weight=None, reduction="sum_over_batch
 
 
 def _check_reduction(reduction):
+    if reduction == Reduction.AUTO:
+        raise ValueError(f"Invalid value for argument `reduction`. Expected one of {REDUCTIONS}. Received: "
+                         f"reduction='auto' (Keras 2's Reduction.AUTO, which Keras 3 no longer takes; in a custom "
+                         f"training loop it meant 'sum_over_batch_size': give that)")
     if reduction not in REDUCTIONS:
         raise ValueError(f"Invalid value for argument `reduction`. Expected one of {REDUCTIONS}. Received: "
                          f"reduction={reduction!r}")
@@ -321,7 +357,7 @@ class SparseCategoricalCrossentropy(LossFunctionWrapper):
 # tf.keras calls the function mean_squared_error by its short names only; Keras 3 by its long name only.
 mse = MSE = mean_squared_error
 
-__all__ = ["Loss", "MeanSquaredError", "Huber", "BinaryCrossentropy", "CategoricalCrossentropy",
+__all__ = ["Loss", "Reduction", "MeanSquaredError", "Huber", "BinaryCrossentropy", "CategoricalCrossentropy",
            "SparseCategoricalCrossentropy", "mean_squared_error", "mse", "MSE", "huber", "binary_crossentropy",
            "categorical_crossentropy", "sparse_categorical_crossentropy"]
 __getattr__ = missing_names("mt.keras.losses", __all__)

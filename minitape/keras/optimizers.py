@@ -19,6 +19,11 @@ zeros of its shape, the first time that Variable is updated.
 >>> w
 <mt.Variable 'Variable:0' shape=() dtype=float32, numpy=0.8>
 
+Every optimizer takes one of ``clipnorm`` (each gradient's norm limited to
+it), ``global_clipnorm`` (the norm of all the gradients together limited to
+it) or ``clipvalue`` (each entry clipped to ``[-clipvalue, clipvalue]``):
+gradients are clipped before the update, as in Keras.
+
 Keras 3's optimizers have no ``minimize``: the gradient comes from a tape,
 as above (``minimize`` raises an error that says so).
 """
@@ -27,7 +32,8 @@ import warnings
 
 import numpy as np
 
-from ..ops import cast, maximum, sqrt, square
+from ..ops import abs as _abs, cast, clip_by_norm, clip_by_value, maximum, minimum, sqrt, square
+from ..ops import reduce_sum
 from ..variable import Variable
 from .backend import floatx
 from .namespace import missing_names
@@ -40,10 +46,14 @@ class Optimizer:
     ``update_step(gradient, variable, learning_rate)``.
     """
 
-    def __init__(self, learning_rate, name=None):
+    def __init__(self, learning_rate, name=None, clipnorm=None, clipvalue=None, global_clipnorm=None):
         if not isinstance(learning_rate, float):
             raise ValueError(f"Argument `learning_rate` should be float, as in learning_rate=0.01 (minitape's "
                              f"Keras takes no schedule). Received instead: learning_rate={learning_rate!r}")
+        if sum(limit is not None for limit in (clipnorm, clipvalue, global_clipnorm)) > 1:
+            raise ValueError(f"Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can be set. Received: "
+                             f"clipnorm={clipnorm}, clipvalue={clipvalue}, global_clipnorm={global_clipnorm}")
+        self.clipnorm, self.clipvalue, self.global_clipnorm = clipnorm, clipvalue, global_clipnorm
         self.name = name or type(self).__name__.lower()
         self._iterations = Variable(np.int64(0), trainable=False, name="iteration")
         self._learning_rate = Variable(learning_rate, trainable=False, name="learning_rate", dtype=floatx())
@@ -114,10 +124,34 @@ class Optimizer:
         if len(pairs) < len(trainable_variables):
             missing = [v.name for g, v in zip(grads, trainable_variables) if g is None]
             warnings.warn(f"Gradients do not exist for variables {missing} when minimizing the loss.", stacklevel=3)
+        grads = self.clip_gradients([g for g, _ in pairs])
         learning_rate = self._learning_rate.read_value()
-        for gradient, variable in pairs:
+        self.start_step()
+        for gradient, (_, variable) in zip(grads, pairs):
             self.update_step(gradient, variable, learning_rate)
         self._iterations.assign_add(np.int64(1))
+
+    def clip_gradients(self, grads):
+        """``grads`` clipped as ``clipnorm``, ``global_clipnorm`` or ``clipvalue`` says (unchanged if none is set).
+
+        ``global_clipnorm`` scales every gradient by ``limit * min(1 / norm,
+        1 / limit)``, with ``norm`` the Euclidean norm of all of them together:
+        the whole step keeps its direction. ``clipnorm`` does that for each
+        gradient on its own, so the direction may change.
+        """
+        if self.clipnorm and self.clipnorm > 0:
+            return [clip_by_norm(g, self.clipnorm) for g in grads]
+        if self.global_clipnorm and self.global_clipnorm > 0:
+            norm = sqrt(sum(reduce_sum(square(g)) for g in grads))
+            scale = self.global_clipnorm * minimum(1.0 / norm, 1.0 / self.global_clipnorm)
+            scale = scale + (norm - norm)  # NaN for an infinite or NaN norm, so that a broken gradient shows
+            return [g * scale for g in grads]
+        if self.clipvalue and self.clipvalue > 0:
+            return [clip_by_value(g, -self.clipvalue, self.clipvalue) for g in grads]
+        return grads
+
+    def start_step(self):
+        """What an optimizer updates once per step before the Variables (Nadam's product of momentums)."""
 
     def update_step(self, gradient, variable, learning_rate):
         raise NotImplementedError(f"{type(self).__name__} must define update_step(gradient, variable, "
@@ -143,8 +177,8 @@ class SGD(Optimizer):
         w <- w + mu * m - lr * g          # nesterov=True: a step that looks ahead along m
     """
 
-    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name=None):
-        super().__init__(learning_rate, name)
+    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name=None, **clipping):
+        super().__init__(learning_rate, name, **clipping)
         if not isinstance(momentum, float) or momentum < 0 or momentum > 1:
             raise ValueError(f"`momentum` must be a float between [0, 1]. Received: momentum={momentum!r}")
         self.momentum = momentum
@@ -182,8 +216,9 @@ class Adam(Optimizer):
     With ``amsgrad=True``, ``v`` in the last line is the largest ``v`` so far.
     """
 
-    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, amsgrad=False, name=None):
-        super().__init__(learning_rate, name)
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, amsgrad=False, name=None,
+                 **clipping):
+        super().__init__(learning_rate, name, **clipping)
         self.beta_1, self.beta_2, self.epsilon, self.amsgrad = beta_1, beta_2, epsilon, amsgrad
 
     def build(self, variables):
@@ -225,8 +260,9 @@ class RMSprop(Optimizer):
     and ``w <- w - m``.
     """
 
-    def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7, centered=False, name=None):
-        super().__init__(learning_rate, name)
+    def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7, centered=False, name=None,
+                 **clipping):
+        super().__init__(learning_rate, name, **clipping)
         self.rho, self.momentum, self.epsilon, self.centered = rho, momentum, epsilon, centered
 
     def build(self, variables):
@@ -268,8 +304,8 @@ class Adagrad(Optimizer):
     Steps shrink as ``s`` grows, fastest for the Variables with the largest gradients.
     """
 
-    def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-7, name=None):
-        super().__init__(learning_rate, name)
+    def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-7, name=None, **clipping):
+        super().__init__(learning_rate, name, **clipping)
         self.initial_accumulator_value, self.epsilon = initial_accumulator_value, epsilon
 
     def build(self, variables):
@@ -284,5 +320,174 @@ class Adagrad(Optimizer):
         variable.assign_sub(lr * g / sqrt(s + self.epsilon))
 
 
-__all__ = ["Optimizer", "SGD", "Adam", "RMSprop", "Adagrad"]
+class Adadelta(Optimizer):
+    """Adadelta: steps whose size is the running root mean square of past steps, so ``lr`` can stay at 1.
+
+    With ``a`` (squared gradients) and ``d`` (squared steps) starting at 0,
+    and ``rms(x) = sqrt(x + epsilon)``::
+
+        a <- rho * a + (1 - rho) * g**2
+        step = -rms(d) * g / rms(a)
+        d <- rho * d + (1 - rho) * step**2
+        w <- w + lr * step
+    """
+
+    def __init__(self, learning_rate=0.001, rho=0.95, epsilon=1e-7, name=None, **clipping):
+        super().__init__(learning_rate, name, **clipping)
+        self.rho, self.epsilon = rho, epsilon
+
+    def build(self, variables):
+        super().build(variables)
+        self._accumulated_grads = self.add_state(variables, "accumulated_grad")
+        self._accumulated_delta_vars = self.add_state(variables, "accumulated_delta_var")
+
+    def update_step(self, gradient, variable, learning_rate):
+        lr = cast(learning_rate, variable.dtype)
+        g = cast(gradient, variable.dtype)
+        i = self._state_index(variable)
+        a, d = self._accumulated_grads[i], self._accumulated_delta_vars[i]
+        rho = self.rho
+        a.assign(rho * a + (1 - rho) * square(g))
+        step = -(sqrt(d + self.epsilon) * g / sqrt(a + self.epsilon))
+        d.assign(rho * d + (1 - rho) * square(step))
+        variable.assign_add(lr * step)
+
+
+class Adamax(Optimizer):
+    """Adamax: Adam with the running root mean square replaced by a running maximum of ``|g|``.
+
+    With ``t`` the step number and ``m``, ``u`` starting at 0::
+
+        m <- m + (g - m) * (1 - beta_1)
+        u <- max(beta_2 * u, |g|)
+        w <- w - lr * m / ((1 - beta_1**t) * (u + epsilon))
+    """
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, name=None, **clipping):
+        super().__init__(learning_rate, name, **clipping)
+        self.beta_1, self.beta_2, self.epsilon = beta_1, beta_2, epsilon
+
+    def build(self, variables):
+        super().build(variables)
+        self._m = self.add_state(variables, "momentum")
+        self._u = self.add_state(variables, "norm")
+
+    def update_step(self, gradient, variable, learning_rate):
+        lr = cast(learning_rate, variable.dtype)
+        g = cast(gradient, variable.dtype)
+        t = cast(self._iterations + 1, variable.dtype)
+        beta_1_power = cast(self.beta_1, variable.dtype) ** t
+        i = self._state_index(variable)
+        m, u = self._m[i], self._u[i]
+        m.assign_add((g - m) * (1 - self.beta_1))
+        u.assign(maximum(self.beta_2 * u, _abs(g)))
+        variable.assign_sub(lr * m / ((1 - beta_1_power) * (u + self.epsilon)))
+
+
+class Nadam(Optimizer):
+    """Nadam: Adam with Nesterov momentum, whose momentum ``mu_t`` warms up over the first steps.
+
+    With ``mu_t = beta_1 * (1 - 0.5 * 0.96**t)`` and ``P_t`` the product
+    ``mu_1 ... mu_t`` (kept from step to step)::
+
+        m <- m + (g - m) * (1 - beta_1)
+        v <- v + (g**2 - v) * (1 - beta_2)
+        m_hat = mu_{t+1} * m / (1 - P_t * mu_{t+1}) + (1 - mu_t) * g / (1 - P_t)
+        v_hat = v / (1 - beta_2**t)
+        w <- w - lr * m_hat / (sqrt(v_hat) + epsilon)
+    """
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, name=None, **clipping):
+        super().__init__(learning_rate, name, **clipping)
+        self.beta_1, self.beta_2, self.epsilon = beta_1, beta_2, epsilon
+
+    def build(self, variables):
+        super().build(variables)
+        self._momentums = self.add_state(variables, "momentum")
+        self._velocities = self.add_state(variables, "velocity")
+        dtype = variables[0].dtype if variables else floatx()
+        self._u_product = Variable(1.0, dtype=dtype, trainable=False, name="u_product")
+        self._variables.append(self._u_product)
+
+    def start_step(self):
+        t = cast(self._iterations + 1, self._u_product.dtype)
+        self._u_product.assign(self._u_product * self.beta_1 * (1.0 - 0.5 * 0.96 ** t))
+
+    def update_step(self, gradient, variable, learning_rate):
+        dtype = variable.dtype
+        lr = cast(learning_rate, dtype)
+        g = cast(gradient, dtype)
+        t, next_t = cast(self._iterations + 1, dtype), cast(self._iterations + 2, dtype)
+        decay, beta_1, beta_2 = cast(0.96, dtype), cast(self.beta_1, dtype), cast(self.beta_2, dtype)
+        u_t = beta_1 * (1.0 - 0.5 * decay ** t)
+        u_t_1 = beta_1 * (1.0 - 0.5 * decay ** next_t)
+        u_product_t = cast(self._u_product, dtype)
+        u_product_t_1 = u_product_t * u_t_1
+        i = self._state_index(variable)
+        m, v = self._momentums[i], self._velocities[i]
+        m.assign_add((g - m) * (1 - beta_1))
+        v.assign_add((square(g) - v) * (1 - beta_2))
+        m_hat = u_t_1 * m / (1 - u_product_t_1) + (1 - u_t) * g / (1 - u_product_t)
+        v_hat = v / (1 - beta_2 ** t)
+        variable.assign_sub(m_hat * lr / (sqrt(v_hat) + self.epsilon))
+
+
+class Ftrl(Optimizer):
+    """FTRL-proximal (McMahan et al., 2013): per-coordinate steps, with L1 and L2 penalties that make zeros.
+
+    With ``n`` (sum of squared gradients) starting at
+    ``initial_accumulator_value``, ``z`` at 0, ``p = -learning_rate_power``
+    (0.5: steps shrink as ``1 / sqrt(n)``), ``l2 = l2_regularization_strength
+    + beta / (2 lr)``::
+
+        n_new = n + g**2
+        z <- z + g + 2 * l2_shrinkage * w - (n_new**p - n**p) / lr * w
+        w <- (clip(z, -l1, l1) - z) / (n_new**p / lr + 2 * l2)
+        n <- n_new
+
+    A coordinate whose ``|z|`` stays below ``l1`` is exactly 0.
+    """
+
+    def __init__(self, learning_rate=0.001, learning_rate_power=-0.5, initial_accumulator_value=0.1,
+                 l1_regularization_strength=0.0, l2_regularization_strength=0.0,
+                 l2_shrinkage_regularization_strength=0.0, beta=0.0, name=None, **clipping):
+        super().__init__(learning_rate, name, **clipping)
+        for argument, value in [("initial_accumulator_value", initial_accumulator_value),
+                                ("l1_regularization_strength", l1_regularization_strength),
+                                ("l2_regularization_strength", l2_regularization_strength),
+                                ("l2_shrinkage_regularization_strength", l2_shrinkage_regularization_strength)]:
+            if value < 0.0:
+                raise ValueError(f"`{argument}` needs to be positive or zero. Received: {argument}={value}.")
+        if learning_rate_power > 0.0:
+            raise ValueError(f"`learning_rate_power` needs to be negative or zero. Received: "
+                             f"learning_rate_power={learning_rate_power}.")
+        self.learning_rate_power = learning_rate_power
+        self.initial_accumulator_value = initial_accumulator_value
+        self.l1_regularization_strength = l1_regularization_strength
+        self.l2_regularization_strength = l2_regularization_strength
+        self.l2_shrinkage_regularization_strength = l2_shrinkage_regularization_strength
+        self.beta = beta
+
+    def build(self, variables):
+        super().build(variables)
+        self._accumulators = self.add_state(variables, "accumulator", self.initial_accumulator_value)
+        self._linears = self.add_state(variables, "linear")
+
+    def update_step(self, gradient, variable, learning_rate):
+        lr = cast(learning_rate, variable.dtype)
+        g = cast(gradient, variable.dtype)
+        i = self._state_index(variable)
+        n, z = self._accumulators[i], self._linears[i]
+        power = self.learning_rate_power
+        l1 = self.l1_regularization_strength
+        l2 = self.l2_regularization_strength + self.beta / (2.0 * lr)
+        grad_to_use = g + 2 * self.l2_shrinkage_regularization_strength * variable
+        n_new = n + square(g)
+        z.assign_add(grad_to_use - (n_new ** -power - n ** -power) / lr * variable)
+        quadratic = n_new ** -power / lr + 2 * l2
+        variable.assign((clip_by_value(z, -l1, l1) - z) / quadratic)
+        n.assign(n_new)
+
+
+__all__ = ["Optimizer", "SGD", "Adam", "RMSprop", "Adagrad", "Adadelta", "Adamax", "Nadam", "Ftrl"]
 __getattr__ = missing_names("mt.keras.optimizers", __all__)

@@ -65,6 +65,68 @@ def test_fans_of_dense_and_convolution_kernels():
     assert keras.initializers.compute_fans((3, 3, 4, 8)) == (36, 72)
 
 
+def test_constant_fills_the_shape_in_the_dtype_asked_for():
+    assert keras.initializers.Constant(1)((2, 3)).numpy().tolist() == [[1.0] * 3] * 2
+    assert keras.initializers.Constant(1)((2, 3)).dtype == mt.float32
+    assert keras.initializers.Constant(7)((2,), dtype="int32").numpy().tolist() == [7, 7]
+    np.testing.assert_array_equal(keras.initializers.Constant([1.0, 2.0])((2, 2)).numpy(), [[1, 2], [1, 2]])
+
+
+def test_random_uniform_and_truncated_normal_have_their_ranges_and_spreads():
+    uniform = keras.initializers.RandomUniform(minval=-1.0, maxval=3.0, seed=0)((100_000,)).numpy()
+    assert uniform.dtype == np.float32 and uniform.min() >= -1.0 and uniform.max() < 3.0
+    np.testing.assert_allclose([uniform.mean(), uniform.var()], [1.0, 16 / 12], rtol=0.02)
+    truncated = keras.initializers.TruncatedNormal(mean=1.0, stddev=0.5, seed=0)((100_000,)).numpy()
+    assert truncated.min() >= 0.0 and truncated.max() <= 2.0  # within two stddev of the mean
+    np.testing.assert_allclose([truncated.mean(), truncated.std()], [1.0, 0.5 * 0.87962566103423978], rtol=0.01)
+
+
+@pytest.mark.parametrize("name, initializer, stddev", [
+    ("glorot_normal", keras.initializers.GlorotNormal, np.sqrt(2.0 / (200 + 300))),
+    ("lecun_normal", keras.initializers.LecunNormal, np.sqrt(1.0 / 200)),
+    ("he_uniform", keras.initializers.HeUniform, np.sqrt(2.0 / 200)),
+    ("lecun_uniform", keras.initializers.LecunUniform, np.sqrt(1.0 / 200)),
+])
+def test_variance_scaling_family_has_the_variance_of_its_fans(name, initializer, stddev):
+    values = initializer(seed=0)((200, 300)).numpy()
+    np.testing.assert_allclose(values.std(), stddev, rtol=0.02)
+    if name.endswith("uniform"):  # uniform on [-limit, limit] with limit = sqrt(3) * stddev
+        assert np.abs(values).max() <= np.sqrt(3.0) * stddev
+    else:  # truncated at two standard deviations of the normal before the cut
+        assert np.abs(values).max() <= 2 * stddev / 0.87962566103423978 * (1 + 1e-6)
+    assert type(keras.initializers.get(name)) is initializer
+    assert type(keras.initializers.get(initializer.__name__)) is initializer
+
+
+def test_identity_and_orthogonal_matrices():
+    np.testing.assert_array_equal(keras.initializers.Identity()((3, 2)).numpy(), np.eye(3, 2))
+    with pytest.raises(ValueError, match="only be used for 2D matrices"):
+        keras.initializers.Identity()((2, 2, 2))
+    for shape in [(4, 4), (3, 5), (5, 3), (2, 3, 4)]:
+        q = keras.initializers.Orthogonal(gain=2.0, seed=1)(shape).numpy().reshape(-1, shape[-1])
+        assert q.dtype == np.float32
+        small = q.T @ q if q.shape[0] >= q.shape[1] else q @ q.T  # the fewer vectors are orthogonal, of norm 2
+        np.testing.assert_allclose(small, 4.0 * np.eye(min(q.shape)), atol=1e-5)
+    with pytest.raises(ValueError, match="at least two-dimensional"):
+        keras.initializers.Orthogonal()((3,))
+    np.testing.assert_array_equal(keras.initializers.Orthogonal(seed=3)((3, 3)).numpy(),
+                                  keras.initializers.Orthogonal(seed=3)((3, 3)).numpy())
+
+
+def test_initializers_by_name_wherever_one_is_accepted():
+    dense = keras.layers.Dense(2, kernel_initializer="identity", bias_initializer="constant")
+    dense(np.ones((1, 2), np.float32))
+    np.testing.assert_array_equal(dense.kernel.numpy(), np.eye(2))
+    np.testing.assert_array_equal(dense.bias.numpy(), [0.0, 0.0])
+    dense = keras.layers.Dense(3, kernel_initializer=keras.initializers.Constant(0.5),
+                               bias_initializer=keras.initializers.Constant(-1.0))
+    assert dense(np.ones((1, 2), np.float32)).numpy().tolist() == [[0.0, 0.0, 0.0]]
+    for name in ["random_uniform", "truncated_normal", "orthogonal", "Orthogonal", "GlorotNormal", "zeros"]:
+        assert keras.initializers.get(name)((2, 2)).shape == (2, 2)
+    with pytest.raises(ValueError, match="glorot_normal"):
+        keras.initializers.get("glorot_gaussian")
+
+
 # -- Dropout: its statistics and its identity at inference ----------------------------------------------------
 def test_dropout_drops_about_rate_and_scales_the_rest_so_the_mean_is_kept():
     x = np.ones((500, 400), np.float32)
@@ -172,9 +234,9 @@ def test_optimizers_have_no_minimize_and_say_how_to_apply_a_tapes_gradient():
 
 
 @pytest.mark.parametrize("path, existing", [("layers.Conv2D", "Dense"), ("callbacks", "Sequential"),
-                                            ("optimizers.Nadam", "Adagrad"), ("losses.Hinge", "Huber"),
+                                            ("optimizers.Lion", "Adagrad"), ("losses.Hinge", "Huber"),
                                             ("metrics.Accuracy", "SparseCategoricalAccuracy"),
-                                            ("activations.elu", "relu"), ("initializers.HeUniform", "HeNormal")])
+                                            ("activations.sparsemax", "relu"), ("initializers.STFT", "HeNormal")])
 def test_names_outside_the_subset_raise_an_error_that_lists_what_exists(path, existing):
     namespace, _, name = f"keras.{path}".rpartition(".")
     module = mt

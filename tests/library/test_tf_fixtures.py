@@ -142,6 +142,9 @@ DELIBERATE = {
     # Convolutions (issue 31) take Python lists, as every other op does; TensorFlow's conv2d fails on them inside
     # its own code (AttributeError).
     "conv2d_of_python_lists": tensor([[[[21.0]], [[43.0]]]], "float32"),
+    # Keras 3's initializers.get("constant") fails inside Keras (KeyError: 'value'); minitape gives Constant(0.0), as
+    # Keras 2 did, so that kernel_initializer="constant" works.
+    "keras_constant_initializer_by_name": tensor([0.0, 0.0], "float32"),
 }
 
 
