@@ -2,7 +2,9 @@
 
 The cells of an exercise carry tags: ``exercise`` (the learner's cell, with ``...``), ``check`` (one
 ``check("5.1", answer)`` call per line) and ``solution`` (``# Reference solution`` and one
-``with reference_solution(...)`` block), after a heading ``### Exercise 5.1 (medium): ...``.
+``with reference_solution(...)`` block), after a heading ``### Exercise 5.1 (medium): ...``. A cell whose output
+shows an exercise's answer (the run after a "predict, then run" check) is tagged ``reveal`` and comes after that
+exercise's check; ``tidy`` refuses a lesson whose earlier cells show a value exercise's answer (``answers_shown``).
 
     python -m classroom.editions tidy notebooks/05_reverse_mode.ipynb      # check the structure, fold the solutions
     python -m classroom.editions student build/student notebooks/*.ipynb   # no solutions; classroom's public part
@@ -10,14 +12,14 @@ The cells of an exercise carry tags: ``exercise`` (the learner's cell, with ``..
     python -m classroom.editions nbgrader build/nbgrader notebooks/*.ipynb --students ada bob --roster class.txt
 
 The student edition (``build/student/``) holds the lessons without their solution cells, with the outputs of the
-exercise and check cells cleared (every teaching output is kept), and beside them ``classroom/`` with only its
-public part (``PUBLIC``): the checks, probes and hashed data, no answer. It stands alone: a README that says how to
-install, open and check (``templates/student_README.md``), the license files, and minitape as a wheel in
+exercise, check and reveal cells cleared (every other teaching output is kept), and beside them ``classroom/`` with
+only its public part (``PUBLIC``): the checks, probes and hashed data, no answer. It stands alone: a README that says
+how to install, open and check (``templates/student_README.md``), the license files, and minitape as a wheel in
 ``wheels/``; lesson 00 speaks of that folder, not of the repository's ``make`` commands or its Binder badge.
 
 The nbgrader course holds, per lesson, ``source/<lesson>/<lesson>.ipynb`` (each reference body inside its learner
 cell between nbgrader's solution markers, one graded cell per exercise part: its check, whose points the trusted
-grader sets, ``classroom.grader``) and the same
+grader sets, ``classroom.grader``; the reveal cells without their outputs) and the same
 public ``classroom/``, marked as a graded release's (``graded.json``), with each student's own data for the
 exercises whose numbers are each student's own (``classroom.variants``): for the students named, listed in a roster
 file (one id a line), and those in the course's gradebook (``gradebook.db``, nbgrader's ``nbgrader db student
@@ -32,6 +34,10 @@ teacher's own answers typed into it), or whose learner cell lost its ``...``, is
 [('5.3a', 'mode_a'), ('5.3b', 'mode_b')]
 >>> split_points(2, 3)
 [0.67, 0.67, 0.66]
+>>> cleared_roles({"metadata": {"tags": ["reveal", "hide-input"]}})
+['reveal']
+>>> sorted(printed_forms(0.12441))[:4]
+['0.124', '0.1244', '0.12441', '0.124410']
 """
 
 import argparse
@@ -39,6 +45,7 @@ import ast
 import collections
 import importlib
 import json
+import math
 import pathlib
 import re
 import shutil
@@ -47,8 +54,9 @@ import sys
 import textwrap
 
 import nbformat
+import numpy as np
 
-from classroom import safe_data
+from classroom import safe_data, variants
 from classroom.checks import lesson_data, lesson_of
 
 CLASSROOM = pathlib.Path(__file__).resolve().parent
@@ -62,6 +70,8 @@ WITH_REFERENCE = re.compile(r"""^with reference_solution\(\s*["']""")
 PREDICT = re.compile(r"predict", re.IGNORECASE)  # in an exercise's heading: "Predict, then run", a formative one
 POINTS = {"warm-up": 1, "easy": 1, "medium": 2, "stretch": 3, "hard": 3}
 SOLUTION_FIRST_LINE = "# Reference solution"
+# The roles whose stored outputs no student edition keeps: the learner's cell, its verdicts, and what shows an answer.
+CLEARED = ("exercise", "check", "reveal")
 NBGRADER_CONFIG = '''\
 # nbgrader's configuration for the minitape course: `nbgrader generate_assignment 05_reverse_mode` in this folder.
 from nbconvert.preprocessors import Preprocessor
@@ -119,6 +129,15 @@ def tags(cell):
     return cell.get("metadata", {}).get("tags", [])
 
 
+def cleared_roles(cell):
+    """The tags of ``cell`` that make a student edition clear its outputs (``CLEARED``)."""
+    return [t for t in tags(cell) if t in CLEARED]
+
+
+def clear_outputs(cell):
+    cell.outputs, cell.execution_count = [], None
+
+
 def split_points(points, parts):
     """``points`` shared by ``parts`` graded cells, in hundredths, the first ones taking what does not divide."""
     share, rest = divmod(round(points * 100), parts)
@@ -128,22 +147,27 @@ def split_points(points, parts):
 def tidy(nb):
     """Check a lesson's exercise structure and fold its solutions (in place; returns ``nb``).
 
-    Every role cell comes after an exercise heading; a check cell checks only that exercise's parts; a solution
-    cell starts with ``# Reference solution``, is one ``with reference_solution`` block, stores no output and is
+    Every role cell comes after an exercise heading; a check cell checks only that exercise's parts; a reveal cell
+    comes after its exercise's check, so that no answer shows before the learner has answered; a solution cell
+    starts with ``# Reference solution``, is one ``with reference_solution`` block, stores no output and is
     collapsed. Grading metadata is no part of a lesson: ``make nbgrader`` writes it.
     """
-    current = None
+    current, checked = None, False
     for index, cell in enumerate(nb.cells):
         cell.metadata.pop("nbgrader", None)
         heading = exercise_heading(cell.source) if cell.cell_type == "markdown" else None
         if heading:
-            current = heading[0]
+            current, checked = heading[0], False
             continue
-        role = [t for t in tags(cell) if t in ("exercise", "check", "solution")]
+        role = [t for t in tags(cell) if t in ("exercise", "check", "solution", "reveal")]
         if not role:
             continue
         if current is None:
             raise ValueError(f"cell {index} is tagged {role[0]} but no '### Exercise N.k' heading comes before it")
+        if role[0] == "reveal" and not checked:
+            raise ValueError(f"cell {index} is tagged reveal (its output shows the answer of exercise {current}) but "
+                             f"comes before that exercise's check: move it after the check cell")
+        checked = checked or role[0] == "check"
         if role[0] == "check":
             calls = check_calls(cell.source)
             if not calls:
@@ -156,8 +180,96 @@ def tidy(nb):
                 raise ValueError(f"cell {index} is tagged solution but does not start with {SOLUTION_FIRST_LINE!r}")
             reference_body(cell.source)  # raises if the cell is not one with-block
             cell.metadata.setdefault("jupyter", {})["source_hidden"] = True
-            cell.outputs, cell.execution_count = [], None
+            clear_outputs(cell)
     return nb
+
+
+# Exercises whose question shows the numbers of their answer, as it must: what the learner finds out is another thing.
+STATED = {"13.1a": "whether naive_mul gives b's gradient the shape (3,) of b or the shape (4, 3) of X, which the "
+                   "lesson shows before asking"}
+SHOWN = ("text/plain", "text/markdown", "text/html", "text/latex")  # what a notebook shows of a stored output
+
+
+def shown(cell):
+    """What a cell shows before it is run: a markdown cell's text, or a code cell's stored outputs."""
+    if cell.cell_type == "markdown":
+        return cell.source
+    texts = []
+    for output in cell.get("outputs", []):
+        texts.append(output.get("text", ""))
+        texts += [str(output.get("data", {}).get(kind, "")) for kind in SHOWN]
+        texts.append(output.get("evalue", ""))
+    return "\n".join(texts)
+
+
+def significant_digits(text):
+    """How many significant digits a printed number has: "0.1244" has 4, "6.0" and "0.50" have 1."""
+    return len(re.sub(r"[^0-9]", "", text.split("e")[0]).strip("0"))
+
+
+def printed_forms(number):
+    """The ways a lesson prints ``number`` (Python's repr, NumPy's, f-strings rounded to 1-12 digits) that are
+    distinctive: three significant digits or more. A rounded answer shows it as well as an exact one, even where the
+    check's tolerance would refuse it typed back."""
+    number = float(number)
+    if not math.isfinite(number):
+        return set()
+    forms = {repr(number), str(np.float64(number)), np.format_float_positional(number)}
+    for digits in range(1, 13):
+        forms |= {f"{number:.{digits}f}", f"{number:.{digits}g}", f"{number:.{digits}e}"}
+    return {form for form in forms if significant_digits(form) >= 3}
+
+
+def value_answers(lesson):
+    """(exercise id, its right value at the lesson's own numbers) of a lesson's value exercises (the instructor's
+    answers: a function exercise's answer is code, which no output prints)."""
+    module = importlib.import_module(f"classroom.answers.lesson_{lesson:02d}")
+    for exercise_id, spec in module.EXERCISES.items():
+        if spec.reference is None and spec.expected is not None and spec.answer == "value":
+            yield exercise_id, spec.expected_for(variants.numbers(exercise_id))
+
+
+def looked_for(right):
+    """(regular expression, whether markdown is searched too) for each way the answer ``right`` can be shown.
+
+    A word or a yes/no is not looked for (the prose of any lesson holds them), nor a number of fewer than three
+    significant digits (a small count, 0.5); a tuple of ints (a shape) and a whole array as NumPy prints it are looked
+    for in outputs only, since a question may state a shape.
+    """
+    if isinstance(right, (str, bool, np.bool_)):
+        return []
+    if isinstance(right, tuple) and all(isinstance(n, (int, np.integer)) for n in right):
+        return [(re.escape(str(tuple(int(n) for n in right))), False)]
+    array = np.asarray(getattr(right, "numpy", lambda: right)(), dtype=np.float64)
+    patterns = [(rf"(?<![\d.]){re.escape(form)}(?!\d)", True)
+                for number in np.unique(array.ravel()) for form in printed_forms(number)]
+    if array.size > 1:
+        patterns += [(re.escape(text), False) for text in {str(array), repr(array), str(array.tolist())}]
+    return patterns
+
+
+def check_cell_of(nb, exercise_id):
+    """The index of the check cell of ``exercise_id``, or None for an exercise the lesson only demonstrates (0.0)."""
+    for index, cell in enumerate(nb.cells):
+        if "check" in tags(cell) and any(call.exercise == exercise_id for call in check_calls(cell.source)):
+            return index
+    return None
+
+
+def answers_shown(nb, lesson):
+    """``(exercise id, cell index, what it shows)`` for every value exercise's answer that a cell before the
+    exercise's check shows (``looked_for``), reveal cells after it aside."""
+    found = []
+    for exercise_id, right in value_answers(lesson):
+        before = check_cell_of(nb, exercise_id)
+        if before is None or exercise_id in STATED:
+            continue
+        for pattern, in_markdown in looked_for(right):
+            for index, cell in enumerate(nb.cells[:before]):
+                match = re.search(pattern, shown(cell)) if in_markdown or cell.cell_type == "code" else None
+                if match:
+                    found.append((exercise_id, index, match.group(0)))
+    return found
 
 
 def reference_body(source):
@@ -207,8 +319,8 @@ def for_students(nb):
 
 
 def student_edition(nb):
-    """A copy without solution cells, with the outputs of exercise and check cells cleared, and lesson 00's words
-    about the repository replaced."""
+    """A copy without solution cells, with the outputs of exercise, check and reveal cells cleared, and lesson 00's
+    words about the repository replaced."""
     nb = nbformat.from_dict(nb)
     nb.cells = [cell for cell in nb.cells if "solution" not in tags(cell)]
     if "Running the course" in "".join(cell.source for cell in nb.cells):
@@ -218,8 +330,8 @@ def student_edition(nb):
             raise ValueError(f"lesson 00 no longer says what the student edition replaces ({missing[0]!r}): "
                              f"update classroom.editions.FOR_STUDENTS")
     for cell in nb.cells:
-        if "exercise" in tags(cell) or "check" in tags(cell):
-            cell.outputs, cell.execution_count = [], None
+        if cleared_roles(cell):
+            clear_outputs(cell)
     return nb
 
 
@@ -271,7 +383,7 @@ def nbgrader_source(nb):
             continue
         elif "exercise" in tags(cell):
             last_exercise = cell
-            cell.outputs, cell.execution_count = [], None
+            clear_outputs(cell)
             cell.metadata["nbgrader"] = _grade(unique(f"ex{current.replace('.', '_')}-answer"), False, True)
         elif "check" in tags(cell) and not formative:
             calls = [call for call in check_calls(cell.source) if graded(call.exercise)]
@@ -287,7 +399,9 @@ def nbgrader_source(nb):
                 cells.append(nbformat.v4.new_code_cell(lines, metadata={"tags": ["check"]}))
             continue
         elif "check" in tags(cell):  # a formative exercise's check: kept as it is, without its stored verdicts
-            cell.outputs, cell.execution_count = [], None
+            clear_outputs(cell)
+        elif "reveal" in tags(cell):  # the run that shows an answer: the student runs it after answering
+            clear_outputs(cell)
         cells.append(cell)
     nb.cells = cells
     return nb
@@ -407,8 +521,14 @@ def main(argv=None):
         refuse_uncommitted(args.notebooks)
     if args.command == "tidy":
         for path in args.notebooks:
-            nb = nbformat.read(path, as_version=4)
-            nbformat.write(tidy(nb), path)
+            nb = tidy(nbformat.read(path, as_version=4))
+            nbformat.write(nb, path)
+            early = answers_shown(nb, int(path.name[:2])) if path.name[:2].isdigit() else []
+            if early:
+                exercise_id, index, text = early[0]
+                sys.exit(f"editions: {path.name}: cell {index} shows {text!r}, the answer of exercise {exercise_id}, "
+                         f"before its check: give the exercise numbers of its own, or move the cell after the check "
+                         f"and tag it reveal")
     elif args.command == "student":
         build_student(args.out_dir, args.notebooks)
     else:

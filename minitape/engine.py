@@ -27,6 +27,11 @@ questions (``gradient``, ``jacobian``) on top of this module, and the
 pictures replay it op by op (:mod:`minitape.viz.reading`): this loop is the one
 that runs.
 
+A tape and a tensor's graph meet here. A ``GradientTape`` keeps its records in one list;
+``minitape.torch`` keeps them on the tensors (each ``grad_fn`` holds the records of its op), and its
+``backward`` gathers the nodes it can reach, orders their records as they ran and calls the same
+:func:`sweep` (:mod:`minitape.torch.autograd`).
+
 >>> import minitape as mt
 >>> x = mt.Variable(3.0)
 >>> with mt.GradientTape() as tape:

@@ -1,7 +1,8 @@
 """Answers of lesson 10, training classifiers, a policy and a small network."""
 import numpy as np
 
-from classroom.lessons.lesson_10 import REINFORCE_CASES, XENT_CASES, circles_look_right, classifies_circles
+from classroom.lessons.lesson_10 import REINFORCE_CASES, XENT_CASES, circles_look_right, classifies_circles, \
+    with_numpy_only
 from classroom.spec import function, judged_by, value
 
 
@@ -65,7 +66,7 @@ EXERCISES = {
         "by the number of points; compute z from X2.numpy() and the starting W first.",
     ]),
     "10.2": function("reinforce_estimate", reference=reinforce_estimate, cases=REINFORCE_CASES, rtol=1e-9,
-                     mistakes=[
+                     test=with_numpy_only, mistakes=[
         (_with_one_hot_score, "each sample's term is r times the one-hot vector of its action, but log π_a "
                               "depends on every logit, through the softmax's denominator"),
         (lambda theta, a, r: -reinforce_estimate(theta, a, r),

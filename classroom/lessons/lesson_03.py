@@ -17,7 +17,7 @@ VARIANTS = {
     # 3.1: y = (exp(cos x))² at point
     "3.1": variant(point=0.7, draw=lambda rng: {"point": _signed(rng, 10, 800, 200)}),
     # 3.2: the chain x3 = ln(x1 x2), x5 = sqrt(x3 x4), y = sin(x5 x6) at inputs (x1, x2, x4, x6)
-    "3.2": variant(inputs=(2.0, 1.5, 2.0, 0.5), draw=_graph_inputs),
+    "3.2": variant(inputs=(3.0, 0.5, 2.5, 0.8), draw=_graph_inputs),
     # 3.3: f(x1, x2) = ln x1 + x1 x2 - sin x2 at point
     "3.3": variant(point=(2.0, 5.0),
                    draw=lambda rng: {"point": (float(rng.integers(1, 41) / 4), _signed(rng, 1, 40, 4))}),

@@ -28,7 +28,7 @@ def _inputs_of_a_line(rng):
 
 
 VARIANTS = {
-    "9.1": variant(w0=(0.25, 0.15), draw=_weights_off_target),   # 6,000 or so weights
+    "9.1": variant(w0=(0.375, -0.125), draw=_weights_off_target),   # 6,000 or so weights
     "9.3": variant(xs=XS, draw=_inputs_of_a_line),                                # 25⁴ sets of inputs
 }
 

@@ -15,6 +15,18 @@ REINFORCE_CASES = [
 ]
 
 
+def with_numpy_only(reinforce_estimate):
+    """10.2: the estimate is derived, not asked of a tape: on a test case it runs no minitape op at all."""
+    theta, actions, rewards = REINFORCE_CASES[0]
+    with mt.autodiff.OpCounter() as ops:
+        call(reinforce_estimate, list(theta), actions.copy(), rewards.copy(), what="on the first test case it")
+    if ops.total:
+        return (f"it runs {ops.total} minitape ops ({', '.join(sorted(ops.by_op))}): the exercise asks for the "
+                f"derivation, ∇ log π_a worked out by hand and computed with NumPy only, with no tape; the tape's "
+                f"estimate is what yours is compared with after the check")
+    return None
+
+
 def circles_look_right(make_circles):
     """10.3a: 400 points in two noisy circles, label 0 on the one of radius 1, label 1 on the one of radius 0.5."""
     made = call(make_circles, 400, 0.1, np.random.default_rng(1))

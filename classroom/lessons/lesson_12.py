@@ -5,6 +5,7 @@ import numpy as np
 
 import minitape as mt
 from classroom.probes import NotAnswered, Raised, Slot, Wrong, call
+from minitape import recording
 
 
 def _matmul_vjp_cases():
@@ -95,14 +96,43 @@ def per_example_probe(per_example_gradients, x, t, w):
     return Slot(got, f"for a batch of {len(t)} the per-example gradients are wrong: {{}}")
 
 
+class BatchCopies(recording.Recorder):
+    """Hears every op, and notes whether a tape active then watches an array of ``shape``, the batch's (B, P).
+
+    A copy of w per example is such an array; the logits that the exercise asks for have shape (B,).
+
+    >>> x = np.ones((4, 3))
+    >>> with BatchCopies(x.shape) as copies, mt.GradientTape() as tape:
+    ...     copies_of_w = mt.constant(np.tile(np.arange(3.0), (4, 1)))
+    ...     tape.watch(copies_of_w)
+    ...     total = mt.reduce_sum(copies_of_w * x)
+    >>> copies.found
+    True
+    """
+
+    def __init__(self, shape):
+        self.shape, self.found = tuple(shape), False
+
+    def record(self, prim, inputs, output, attrs):
+        self.found = self.found or any(
+            tuple(watched.shape.as_list()) == self.shape
+            for tape in recording.active() if isinstance(tape, mt.GradientTape) for watched in tape.watched.values())
+
+
 def one_pass_whatever_the_batch(per_example_gradients):
-    """12.5: as many ops for a batch of 64 as for a batch of 4: one forward and one backward pass."""
-    counts = []
+    """12.5: as many ops for a batch of 64 as for a batch of 4 (one forward and one backward pass), and no tape
+    that watches a (B, P) copy of the weights."""
+    counts, copied = [], False
     for B in (4, 64):
         x, t, w = _classification(B, 122)
-        with mt.autodiff.OpCounter() as ops:
+        with mt.autodiff.OpCounter() as ops, BatchCopies(x.shape) as copies:
             call(per_example_gradients, x, t, w, what=f"for a batch of {B} it")
         counts.append(ops.total)
+        copied = copied or copies.found
+    if copied:
+        return ("its tape watches a (B, P) array, a copy of w per example: that is section 5's method, which this "
+                "exercise replaces. Watch the B logits z = x w instead, take the gradient of the summed losses "
+                "with respect to them, and carry it to w by the chain rule through z_b")
     if counts[0] == 0:
         return "it runs no minitape op: record logit_losses on a tape and let the tape find the gradients"
     if counts[0] != counts[1]:

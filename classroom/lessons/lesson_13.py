@@ -27,6 +27,38 @@ def seeded_gradients(tape, out, seed, inputs):
     return tape.gradient(target, inputs)
 
 
+class FloatingTrouble:
+    """The floating-point trouble NumPy met inside ``watching()`` blocks: an overflow, an invalid or infinite result.
+
+    A naive sigmoid, 1 / (1 + exp(-z)), still rounds to the right 0 or 1 at z = ±800, after exp overflowed: the
+    value alone cannot tell it from a stable one, but NumPy's overflow flag can. Underflow (exp(-800) rounding to
+    0) is what a stable formula does, and is not trouble.
+
+    >>> trouble = FloatingTrouble()
+    >>> with trouble.watching():
+    ...     s = 1.0 / (1.0 + np.exp(np.array([800.0])))
+    >>> s, trouble.seen
+    (array([0.]), ['overflow'])
+    """
+
+    def __init__(self):
+        self.seen = []
+
+    def watching(self):
+        return np.errstate(over="call", invalid="call", divide="call", under="ignore", call=self._heard)
+
+    def _heard(self, kind, flag):
+        if kind not in self.seen:
+            self.seen.append(kind)
+
+    def says(self, where):
+        """What the check says of a loss whose ``where`` met trouble on the test's logits of ±800."""
+        return (f"at logits of ±800 {where} meets {' and '.join(self.seen)} in NumPy: the value may still come out "
+                f"right, but the formula takes exp of a large number, which is inf in float64 from about 710 on, and "
+                f"is right only where the inf happens to round away. Use forms that never overflow: max(z, 0) - z y "
+                f"+ log1p(exp(-|z|)) for the loss and, for the sigmoid, exp(-logaddexp(0, -z))")
+
+
 def _normal(*shape):
     return _RNG.normal(size=shape)
 
@@ -54,7 +86,8 @@ def op_probe(op, arrays, extra):
     shapes = " and ".join(str(np.shape(a)) for a in arrays) + (f", axis={extra[0]}" if name.startswith("reduce")
                                                                and extra else "")
     inputs = [Value(a.copy()) for a in arrays]
-    with Tape() as tape, np.errstate(all="ignore"):  # a naive formula's overflow is reported below, in one sentence
+    trouble = FloatingTrouble()
+    with Tape() as tape, trouble.watching():  # a naive formula's overflow is reported below, in one sentence
         out = call(op, *inputs, *extra, what=f"{name} on inputs of shapes {shapes}")
     if not isinstance(out, Value):
         raise Wrong(f"{name} returned {type(out).__name__}, not a Value: return what record(...) gives")
@@ -68,17 +101,21 @@ def op_probe(op, arrays, extra):
     if not np.all(np.isfinite(out.data)):
         raise Wrong(f"on inputs of shapes {shapes} its result has inf or nan: the formula overflows for large "
                     f"logits; rewrite it in the stable form")
+    if name == "sigmoid_cross_entropy" and trouble.seen:
+        raise Wrong(trouble.says("calling it"))
     seed = np.random.default_rng(31).normal(size=np.shape(out.data))
     missing = [input_name for input_name, got in zip(who, reached(tape.records, inputs)) if not got]
     if missing:
         raise Wrong(f"on inputs of shapes {shapes}, {missing[0]} gets no gradient: list ({missing[0]}, its VJP) "
                     f"among the parents of the record")
     try:
-        with np.errstate(all="ignore"):
+        with trouble.watching():
             grads = seeded_gradients(tape, out, seed, inputs)
     except ValueError as error:  # NumPy's complaint about shapes that do not fit
         raise Wrong(f"its VJP raised ValueError ({error}): check which array each product needs, and its "
                     f"shape") from None
+    if name == "sigmoid_cross_entropy" and trouble.seen:
+        raise Wrong(trouble.says("its VJP"))
     slots = [Slot(out.data, f"on inputs of shapes {shapes} the result is wrong: {{}}")]
     for input_name, array, g in zip(who, arrays, grads):
         if np.shape(g) != np.shape(array):

@@ -34,7 +34,8 @@ from playwright.sync_api import TimeoutError as WaitedInVain  # only now: Playwr
 # Quick lessons with pictures; 05 has the step-through slider (classroom.widgets.step_through).
 RUN_ALL = [lesson for lesson in LESSONS if lesson.name[:2] in ("02", "03", "05")]
 STILL_CLEAN_AFTER_S = 3  # a lesson must not turn modified in the first seconds after its kernel is ready
-PICTURES_TIMEOUT_MS = 5000  # images decode and widgets render a moment after the notebook is shown
+PICTURES_TIMEOUT_MS = 20_000  # images decode and widgets render a moment after the notebook is shown: seconds
+# on a loaded machine (CI runs other suites beside this one); the wait ends as soon as every stored picture shows
 
 OPEN_LESSON = """async (path) => {
   const app = window.jupyterapp;
